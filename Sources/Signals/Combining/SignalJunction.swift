@@ -1,0 +1,82 @@
+import Synchronization
+
+extension Signal {
+    /// Takes this signal's output as a junction, which can be bound to an input, disconnected
+    /// and bound again while values flow.
+    public func junction() -> SignalJunction<T> {
+        SignalJunction(signal: self)
+    }
+}
+
+/// A signal's output that can be bound to a `SignalInput`, and unbound, at any time.
+///
+/// While bound, the signal's results are sent into the input (an end included). Binding
+/// activates the signal; disconnecting deactivates it. Values in transit when the binding
+/// changes may be dropped; none is delivered out of order.
+public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
+    let source: Signal<T>?
+    struct Binding {
+        var input: SignalInput<T>?
+        var attachment: ChainAttachment?
+        var edge: FeederRecord?
+    }
+    let binding = Mutex(Binding())
+
+    init(signal: Signal<T>) {
+        source = signal.takeOutput() ? signal : nil
+    }
+
+    /// Binds the signal to `input`: its results are sent there from now on.
+    ///
+    /// - Throws: `SignalBindError.duplicate` if already bound (or the signal's output was
+    ///   taken), `.loop` if `input` feeds this junction's signal, `.cancelled` after `cancel()`.
+    public func bind(to input: SignalInput<T>) throws(SignalBindError) {
+        guard let source else { throw .duplicate }
+        let edge = FeederRecord(EdgeFeeder(root: source.root))
+        let claimed: SignalBindError? = binding.withLock { b in
+            if b.input != nil { return .duplicate }
+            b.input = input
+            b.edge = edge
+            return nil
+        }
+        if let claimed { throw claimed }
+        let loop = topologyLock.withLock { _ -> Bool in
+            if graphReaches(from: source.root, to: input.node) { return true }
+            input.node.addFeeder(edge)
+            return false
+        }
+        if loop {
+            binding.withLock { $0 = Binding() }
+            throw .loop
+        }
+        let attachment = source.attachChain { r in input.send(result: r) }
+        let stale = binding.withLock { b -> ChainAttachment? in
+            if b.input === input, b.attachment == nil {
+                b.attachment = attachment
+                return nil
+            }
+            return attachment
+        }
+        stale?.detach(endedWith: nil)
+    }
+
+    /// Unbinds, returning the input it was bound to (nil if it was not bound).
+    @discardableResult
+    public func disconnect() -> SignalInput<T>? {
+        let old = binding.withLock { b -> Binding in
+            let o = b
+            b = Binding()
+            return o
+        }
+        old.attachment?.detach(endedWith: nil)
+        if let edge = old.edge, let input = old.input {
+            _ = input.node.removeFeeder { $0 === edge }
+        }
+        return old.input
+    }
+
+    /// Unbinds and discards the input.
+    public func cancel() { _ = disconnect() }
+
+    deinit { _ = disconnect() }
+}

@@ -1,0 +1,103 @@
+import Dispatch
+
+/// Something that can run work later, and tell the time.
+///
+/// `Exec` covers Dispatch; conform a type of your own (for example a virtual-time test
+/// scheduler) and pass it as `Exec.custom(_:)`. Time-based operators take their clock from the
+/// context, so a virtual-time context makes them deterministic.
+public protocol ExecutionContext: Sendable {
+    /// Whether work submitted through `invoke` may run concurrently with other submitted work.
+    /// The library never relies on it: every non-direct stage is serialized by its own node.
+    var isConcurrent: Bool { get }
+
+    /// Runs `work` asynchronously: never nested inside the caller.
+    func invoke(_ work: @escaping @Sendable () -> Void)
+
+    /// The context's clock: time elapsed since an arbitrary, fixed origin.
+    func now() -> Duration
+
+    /// Runs `work` once, after `delay`, unless the returned lifetime is cancelled or released
+    /// first.
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime
+}
+
+/// Where a stage's handler runs.
+///
+/// Whatever the context, a handler is never entered concurrently with itself: a stage on an
+/// asynchronous context gets a serializing node of its own, whose queue is drained by one job
+/// at a time on that context.
+public enum Exec: Sendable {
+    /// On the sending thread, inside the call that delivered the value (the default, and the
+    /// only context that lets stages fuse into one node).
+    case direct
+    /// On the main dispatch queue.
+    case main
+    /// On a global concurrent queue of the given quality of service, serialized by the stage.
+    case global(DispatchQoS.QoSClass = .default)
+    /// On a serial dispatch queue of your own.
+    case queue(DispatchQueue)
+    /// On a concurrent dispatch queue of your own; the stage still serializes its handler.
+    case concurrent(DispatchQueue)
+    /// On a context of your own (for example `VirtualTimeContext` in tests).
+    case custom(any ExecutionContext)
+
+    /// `.global` with the default quality of service.
+    public static var global: Exec { .global(.default) }
+
+    /// True only for `.direct`.
+    @inlinable
+    public var isDirect: Bool {
+        if case .direct = self { return true }
+        return false
+    }
+
+    /// Runs `work` asynchronously on this context (`.direct` uses a global queue, since it has
+    /// no thread of its own).
+    public func invoke(_ work: @escaping @Sendable () -> Void) {
+        switch self {
+        case .direct: DispatchQueue.global().async(execute: work)
+        case .main: DispatchQueue.main.async(execute: work)
+        case .global(let qos): DispatchQueue.global(qos: qos).async(execute: work)
+        case .queue(let q), .concurrent(let q): q.async(execute: work)
+        case .custom(let c): c.invoke(work)
+        }
+    }
+
+    /// The context's clock. Dispatch contexts use the monotonic uptime clock.
+    public func now() -> Duration {
+        switch self {
+        case .custom(let c): return c.now()
+        default: return .nanoseconds(Int64(bitPattern: DispatchTime.now().uptimeNanoseconds))
+        }
+    }
+
+    /// Runs `work` once after `delay` on this context, unless the returned lifetime ends first.
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
+        switch self {
+        case .custom(let c):
+            return c.schedule(after: delay, work)
+        default:
+            let queue: DispatchQueue
+            switch self {
+            case .main: queue = .main
+            case .global(let qos): queue = .global(qos: qos)
+            case .queue(let q), .concurrent(let q): queue = q
+            default: queue = .global()
+            }
+            let item = DispatchWorkItem(block: work)
+            let (s, a) = delay.components
+            let nanos = max(0, Int(s) * 1_000_000_000 + Int(a / 1_000_000_000))
+            queue.asyncAfter(deadline: .now() + .nanoseconds(nanos), execute: item)
+            return DispatchWorkItemLifetime(item)
+        }
+    }
+}
+
+/// Cancels a scheduled dispatch work item when cancelled or released.
+final class DispatchWorkItemLifetime: Lifetime, @unchecked Sendable {
+    // DispatchWorkItem is thread-safe; it is not marked Sendable on Linux.
+    private let item: DispatchWorkItem
+    init(_ item: DispatchWorkItem) { self.item = item }
+    func cancel() { item.cancel() }
+    deinit { item.cancel() }
+}

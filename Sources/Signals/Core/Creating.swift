@@ -1,0 +1,64 @@
+import Synchronization
+
+extension Signal {
+    /// Makes a new graph: an input to send on and the signal that receives.
+    ///
+    /// - Parameter delivery: the delivery variant of this graph and everything derived from it.
+    @inlinable
+    public static func create(delivery: DeliveryVariant = .lockFree) -> (input: SignalInput<T>, signal: Signal<T>) {
+        let node = SignalNode<T>(variant: delivery)
+        let input = SignalInput(node: node, expectedActive: NodeStatus.make(generation: 0, state: NodeStatus.active))
+        return (input, Signal(rootedAt: node))
+    }
+
+    /// Makes a new graph and passes its signal through `compose` (for example
+    /// `{ $0.continuous() }`), returning the input and what `compose` returned.
+    @inlinable
+    public static func create<U>(
+        delivery: DeliveryVariant = .lockFree, compose: (Signal<T>) throws -> U
+    ) rethrows -> (input: SignalInput<T>, composed: U) {
+        let (input, signal) = create(delivery: delivery)
+        return (input, try compose(signal))
+    }
+
+    /// A signal whose source comes and goes with activation: `activationChange` gets a fresh
+    /// input at the end of every activation and nil on every deactivation (after which the
+    /// old input is disconnected). It runs on `context`.
+    public static func generate(
+        context: Exec = .direct, delivery: DeliveryVariant = .lockFree,
+        _ activationChange: @escaping @Sendable (SignalInput<T>?) -> Void
+    ) -> Signal<T> {
+        let node = SignalNode<T>(variant: delivery, newGenerationOnDeactivate: true)
+        node.addFeeder(FeederRecord(GenerateFeeder(node: node, context: context, activationChange)))
+        return Signal(rootedAt: node)
+    }
+}
+
+/// Runs a `generate` closure on activation changes.
+final class GenerateFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
+    weak var node: SignalNode<T>?
+    let context: Exec
+    let activationChange: @Sendable (SignalInput<T>?) -> Void
+
+    init(node: SignalNode<T>, context: Exec, _ activationChange: @escaping @Sendable (SignalInput<T>?) -> Void) {
+        self.node = node
+        self.context = context
+        self.activationChange = activationChange
+    }
+
+    var upstreamRoot: NodeBase? { nil }
+
+    func activate() {
+        guard let node else { return }
+        let input = SignalInput(node: node, expectedActive: node.currentActiveStatus)
+        run { [activationChange] in activationChange(input) }
+    }
+
+    func deactivate() {
+        run { [activationChange] in activationChange(nil) }
+    }
+
+    private func run(_ work: @escaping @Sendable () -> Void) {
+        if context.isDirect { work() } else { context.invoke(work) }
+    }
+}

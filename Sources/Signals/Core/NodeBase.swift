@@ -1,0 +1,149 @@
+import Synchronization
+
+/// Something that feeds values into a node while the node is active: an upstream pipeline, a
+/// `generate` closure, a merged input's source.
+@usableFromInline
+protocol NodeFeeder: AnyObject, Sendable {
+    /// The node this feeder's values come from, for loop detection (nil for sources with no
+    /// upstream, such as `generate`).
+    var upstreamRoot: NodeBase? { get }
+    /// Starts feeding. Called outside every lock; never concurrently with `deactivate`.
+    func activate()
+    /// Stops feeding. Called outside every lock; never concurrently with `activate`.
+    func deactivate()
+}
+
+/// One feeder of a node and whether it is running. `isActive` is touched only by the thread
+/// running the node's activation loop (one at a time, see `NodeBase.updateActivation`).
+@usableFromInline
+final class FeederRecord: @unchecked Sendable {
+    @usableFromInline let feeder: any NodeFeeder
+    var isActive = false
+    @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
+}
+
+/// What every node shares regardless of its value type: its feeders, whether they should be
+/// running, and the status word that inputs read.
+///
+/// Activation changes are serialized per node without holding a lock while feeders start or
+/// stop (they run user code): callers edit the wanted state under the mutex and mark it dirty;
+/// one thread at a time (the "runner") applies changes, outside the mutex, until nothing is
+/// dirty. A request made while another thread runs is picked up by that runner.
+@usableFromInline
+class NodeBase: @unchecked Sendable {
+    @usableFromInline
+    struct Activation {
+        var wanted = false
+        var running = false
+        var dirty = false
+        var feeders: [FeederRecord] = []
+        var removed: [FeederRecord] = []
+        /// An end sent while nothing was attached: delivered to the next attachment.
+        var recordedEnd: SignalEnd?
+        var generation = 0
+        /// Branches attached to a multi node.
+        var attachments = 0
+    }
+
+    @usableFromInline let activation = Mutex(Activation())
+
+    /// Status word read by inputs on every send: `generation << 2 | state`.
+    @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
+
+    /// Whether deactivation starts a new generation (old inputs become disconnected). True
+    /// for `generate` nodes, whose inputs belong to one activation.
+    @usableFromInline let newGenerationOnDeactivate: Bool
+
+    @usableFromInline init(newGenerationOnDeactivate: Bool) {
+        self.newGenerationOnDeactivate = newGenerationOnDeactivate
+    }
+
+    /// Edits the activation state, then applies it unless another thread is already applying.
+    @usableFromInline
+    func updateActivation(_ edit: (inout Activation) -> Void) {
+        let runHere = activation.withLock { a -> Bool in
+            edit(&a)
+            a.dirty = true
+            if a.running { return false }
+            a.running = true
+            return true
+        }
+        guard runHere else { return }
+        while true {
+            let step = activation.withLock { a -> (Bool, [FeederRecord], [FeederRecord])? in
+                if !a.dirty {
+                    a.running = false
+                    return nil
+                }
+                a.dirty = false
+                let removed = a.removed
+                a.removed = []
+                return (a.wanted, a.feeders, removed)
+            }
+            guard let (wanted, feeders, removed) = step else { return }
+            for r in removed where r.isActive {
+                r.isActive = false
+                r.feeder.deactivate()
+            }
+            for r in feeders where r.isActive != wanted {
+                r.isActive = wanted
+                if wanted { r.feeder.activate() } else { r.feeder.deactivate() }
+            }
+        }
+    }
+
+    /// Adds a feeder; it starts at once if the node is active.
+    @usableFromInline
+    func addFeeder(_ record: FeederRecord) {
+        updateActivation { $0.feeders.append(record) }
+    }
+
+    /// Removes a feeder; it stops if it was running.
+    @usableFromInline
+    func removeFeeder(where match: (FeederRecord) -> Bool) -> Bool {
+        var found = false
+        updateActivation { a in
+            if let i = a.feeders.firstIndex(where: match) {
+                a.removed.append(a.feeders.remove(at: i))
+                found = true
+            }
+        }
+        return found
+    }
+
+    /// The nodes that feed this one, for loop detection.
+    func upstreamRoots() -> [NodeBase] {
+        activation.withLock { a in a.feeders.compactMap { $0.feeder.upstreamRoot } }
+    }
+}
+
+/// Decoding of `NodeBase.status`.
+@usableFromInline
+enum NodeStatus {
+    @usableFromInline static var inactive: Int { 0 }
+    @usableFromInline static var active: Int { 1 }
+    @usableFromInline static var ended: Int { 2 }
+    @inlinable static func make(generation: Int, state: Int) -> Int { generation << 2 | state }
+
+    /// Why a send was refused, given the status read and the status the input expected.
+    @inlinable static func rejection(read: Int, expectedActive: Int) -> SignalSendError {
+        if read >> 2 != expectedActive >> 2 { return .disconnected }
+        return read & 3 == inactive ? .inactive : .disconnected
+    }
+}
+
+/// Serializes graph changes that must be checked against the whole graph (bind, merge add):
+/// the loop check and the new edge are made atomically with respect to each other.
+let topologyLock = Mutex<Void>(())
+
+/// Whether `target` is `start` or feeds it, directly or indirectly. Call with `topologyLock`.
+func graphReaches(from start: NodeBase, to target: NodeBase) -> Bool {
+    var stack = [start]
+    var seen = Set<ObjectIdentifier>()
+    while let n = stack.popLast() {
+        if n === target { return true }
+        if !seen.insert(ObjectIdentifier(n)).inserted { continue }
+        stack.append(contentsOf: n.upstreamRoots())
+    }
+    return false
+}

@@ -1,0 +1,165 @@
+import Synchronization
+
+/// The sending end of a signal.
+///
+/// Sends may come from any number of threads at once: they are serialized, each sender's
+/// values keep their order, and a send made from inside a handler downstream is queued and
+/// delivered after that handler returns (so re-entrancy never deadlocks or grows the stack).
+///
+/// Releasing the last reference to an input sends `.cancelled`.
+public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
+    // Unchecked Sendable: immutable after init; the node does its own synchronization.
+    @usableFromInline let node: SignalNode<T>
+    /// The node status meaning "active, and this input belongs to it".
+    @usableFromInline let expectedActive: Int
+
+    @usableFromInline init(node: SignalNode<T>, expectedActive: Int) {
+        self.node = node
+        self.expectedActive = expectedActive
+    }
+
+    /// Sends a value. Returns nil if it was accepted, `.inactive` if nothing is subscribed
+    /// (the value is dropped), `.disconnected` if the stream has ended.
+    @inlinable @inline(__always) @discardableResult
+    public final func send(value: T) -> SignalSendError? {
+        let read = node.status.load(ordering: .relaxed)
+        if _fastPath(read == expectedActive) {
+            node.deliver(.success(value))
+            return nil
+        }
+        return NodeStatus.rejection(read: read, expectedActive: expectedActive)
+    }
+
+    /// Sends a value or an end.
+    @inlinable @discardableResult
+    public final func send(result: Result<T, SignalEnd>) -> SignalSendError? {
+        switch result {
+        case .success(let v): return send(value: v)
+        case .failure(let e): return send(end: e)
+        }
+    }
+
+    /// Ends the stream. Later sends return `.disconnected`. An end sent while nothing is
+    /// subscribed is kept and delivered to the first subscriber.
+    @discardableResult
+    public final func send(end: SignalEnd) -> SignalSendError? {
+        node.sendEnd(end, expectedActive: expectedActive)
+    }
+
+    /// Ends the stream with `.complete`.
+    @discardableResult
+    public final func complete() -> SignalSendError? { send(end: .complete) }
+
+    /// Ends the stream with `.cancelled`.
+    public final func cancel() { _ = send(end: .cancelled) }
+
+    deinit {
+        _ = node.sendEnd(.cancelled, expectedActive: expectedActive)
+    }
+}
+
+/// A subscription: the handler at the end of a chain. Its lifetime keeps the graph it depends
+/// on alive and active; cancelling or releasing it deactivates the part of the graph that fed
+/// only it.
+///
+/// After `cancel()` returns, the handler is not entered again. (Called from inside the handler
+/// itself, `cancel()` cannot wait for the delivery in progress, which is the caller; nothing
+/// after it is delivered. On a non-direct context, a delivery already running on the context
+/// may finish after `cancel()` returns.)
+public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
+    // Unchecked Sendable: `terminal` does its own synchronization.
+    @usableFromInline let terminal: OutputTerminal<T>
+
+    @usableFromInline
+    init(signal: Signal<T>, handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        terminal = OutputTerminal(handler)
+        guard signal.takeOutput() else {
+            terminal.closed.store(true, ordering: .relaxed)
+            handler(.failure(.other(SignalBindError.duplicate)))
+            return
+        }
+        let t = terminal
+        let attachment = signal.attachChain { r in t.receive(r) }
+        terminal.setAttachment(attachment)
+    }
+
+    /// Ends the subscription now; the handler is not called again. Idempotent.
+    public func cancel() { terminal.close(end: nil) }
+
+    /// Whether the subscription has ended (cancelled, or its stream ended).
+    public var isClosed: Bool { terminal.closed.load(ordering: .acquiring) }
+
+    deinit { terminal.close(end: nil) }
+}
+
+/// The last stage of a subscription's chain. Kept apart from `SignalOutput` so the graph does
+/// not keep the output object alive (which would keep it from being released).
+@usableFromInline
+final class OutputTerminal<T: Sendable>: @unchecked Sendable {
+    @usableFromInline let handler: @Sendable (Result<T, SignalEnd>) -> Void
+    /// Set on cancel or end: later deliveries are dropped.
+    @usableFromInline let closed = Atomic<Bool>(false)
+
+    struct Detach {
+        var attachment: ChainAttachment?
+        var requested = false
+        var end: SignalEnd?
+    }
+    let detach = Mutex(Detach())
+
+    @usableFromInline init(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        self.handler = handler
+    }
+
+    @inlinable @inline(__always)
+    func receive(_ r: Result<T, SignalEnd>) {
+        if closed.load(ordering: .relaxed) { return }
+        if case .failure(let end) = r {
+            closed.store(true, ordering: .releasing)
+            handler(r)
+            requestDetach(end: end)
+            return
+        }
+        handler(r)
+    }
+
+    func setAttachment(_ a: ChainAttachment) {
+        let run = detach.withLock { d -> SignalEnd?? in
+            d.attachment = a
+            return d.requested ? .some(d.end) : .none
+        }
+        if let end = run { a.detach(endedWith: end) }
+    }
+
+    @usableFromInline func close(end: SignalEnd?) {
+        closed.store(true, ordering: .releasing)
+        requestDetach(end: end)
+    }
+
+    @usableFromInline func requestDetach(end: SignalEnd?) {
+        let a = detach.withLock { d -> ChainAttachment? in
+            if d.requested { return nil }
+            d.requested = true
+            d.end = end
+            return d.attachment
+        }
+        a?.detach(endedWith: end)
+    }
+}
+
+/// How a processor (`transform`, `combine`) emits results downstream. Valid only during the
+/// call it was passed to: it delivers into the chain that the calling node is holding.
+public struct SignalNext<T: Sendable>: Sendable {
+    @usableFromInline let sink: SignalSink<T>
+
+    @inlinable init(_ sink: @escaping SignalSink<T>) { self.sink = sink }
+
+    /// Emits a value.
+    @inlinable @inline(__always) public func send(value: T) { sink(.success(value)) }
+    /// Emits a value or an end. Anything emitted after an end is dropped.
+    @inlinable @inline(__always) public func send(result: Result<T, SignalEnd>) { sink(result) }
+    /// Emits an end. Anything emitted after it is dropped.
+    @inlinable public func send(end: SignalEnd) { sink(.failure(end)) }
+    /// Emits `.complete`.
+    @inlinable public func complete() { sink(.failure(.complete)) }
+}

@@ -1,0 +1,232 @@
+import Dispatch
+import Synchronization
+
+/// The receiving end of every stage: one closure that takes a result. Sinks run while their
+/// node is held, so a sink is never entered concurrently with itself.
+public typealias SignalSink<T> = @Sendable (Result<T, SignalEnd>) -> Void
+
+/// What travels through a node's delivery queue: values, and graph changes, which take their
+/// place in line so that they happen between two values and never reorder them.
+@usableFromInline
+enum NodeMessage<T: Sendable>: Sendable {
+    case value(Result<T, SignalEnd>)
+    case control(NodeControl)
+}
+
+/// A graph change run by whoever holds the node, in line with values.
+@usableFromInline
+final class NodeControl: @unchecked Sendable {
+    // Unchecked: `work` runs once, by the holder; `finished` publishes its effects.
+    @usableFromInline let work: () -> Void
+    let finished = Atomic<Bool>(false)
+    let waiter = Mutex<DispatchSemaphore?>(nil)
+
+    @usableFromInline init(_ work: @escaping () -> Void) { self.work = work }
+
+    @usableFromInline func perform() {
+        work()
+        finished.store(true, ordering: .releasing)
+        if let s = waiter.withLock({ $0 }) { s.signal() }
+    }
+
+    /// Blocks until another thread has performed this control.
+    func wait() {
+        for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
+        let semaphore = DispatchSemaphore(value: 0)
+        waiter.withLock { $0 = semaphore }
+        if finished.load(ordering: .acquiring) { return }
+        semaphore.wait()
+    }
+}
+
+/// A serialization point: values from any number of threads enter here and leave, one at a
+/// time and in order, through `output` (a fused chain of `.direct` stages ending at a
+/// subscriber or at the next node).
+///
+/// The node is generic over its value type only; the delivery variant is picked at run time
+/// from a stored flag and each branch calls code specialized for its queue type, so the hot
+/// path pays one predictable branch instead of an existential or a virtual call.
+@usableFromInline
+final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
+    // Unchecked: `output` is touched only by the holder of the node's queue.
+    @usableFromInline typealias Message = NodeMessage<T>
+    @usableFromInline typealias LockFreeQueue = LockFreeDeliveryQueue<Message>
+    @usableFromInline typealias MutexQueue = MutexDeliveryQueue<Message>
+
+    @usableFromInline let variant: DeliveryVariant
+    @usableFromInline let queue: AnyObject
+    /// Where this node's holder runs: nil for `.direct` (the sending thread delivers).
+    @usableFromInline let context: Exec?
+
+    /// The fused chain out of this node; nil while nothing is attached. Holder-only.
+    @exclusivity(unchecked) @usableFromInline var output: SignalSink<T>?
+
+    @usableFromInline
+    init(variant: DeliveryVariant, context: Exec? = nil, newGenerationOnDeactivate: Bool = false) {
+        self.variant = variant
+        switch variant {
+        case .lockFree: queue = LockFreeQueue()
+        case .mutex: queue = MutexQueue()
+        }
+        if let c = context, !c.isDirect { self.context = c } else { self.context = nil }
+        super.init(newGenerationOnDeactivate: newGenerationOnDeactivate)
+    }
+
+    // MARK: Delivery
+
+    /// Delivers a result through the node: on this thread at once if the node is idle,
+    /// otherwise queued for the thread that holds it.
+    @inlinable @inline(__always)
+    func deliver(_ result: Result<T, SignalEnd>) {
+        if variant == .lockFree {
+            deliver(result, through: unsafeDowncast(queue, to: LockFreeQueue.self))
+        } else {
+            deliver(result, through: unsafeDowncast(queue, to: MutexQueue.self))
+        }
+    }
+
+    @inlinable @inline(__always)
+    func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) where Q.Element == Message {
+        if context != nil {
+            if q.enqueueAndClaimIfIdle(.value(result)) { scheduleDrain(q) }
+            return
+        }
+        switch q.claimOrEnqueue(.value(result)) {
+        case .claimed(let m):
+            handle(m)
+            drain(q)
+        case .enqueued:
+            break
+        case .enqueuedAndClaimed:
+            drain(q)
+        }
+    }
+
+    @inlinable @inline(__always)
+    func handle(_ message: Message) {
+        switch message {
+        case .value(let r):
+            if let o = output { o(r) }
+        case .control(let c):
+            c.perform()
+        }
+    }
+
+    @inlinable
+    func drain<Q: DeliveryQueue>(_ q: Q) where Q.Element == Message {
+        while let m = q.nextOrRelease() { handle(m) }
+    }
+
+    @usableFromInline
+    func scheduleDrain<Q: DeliveryQueue>(_ q: Q) where Q.Element == Message {
+        context!.invoke { [self] in
+            q.adoptClaim()
+            drain(q)
+        }
+    }
+
+    // MARK: Graph changes
+
+    /// Runs `work` while holding the node, in line with values. Returns once it has run,
+    /// except when called by the thread that holds the node right now (from inside a
+    /// delivery), or on a node with an asynchronous context: then it runs after the current
+    /// delivery and this returns at once, since waiting would deadlock.
+    @usableFromInline
+    func perform(_ work: @escaping () -> Void) {
+        if variant == .lockFree {
+            perform(work, through: unsafeDowncast(queue, to: LockFreeQueue.self))
+        } else {
+            perform(work, through: unsafeDowncast(queue, to: MutexQueue.self))
+        }
+    }
+
+    func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, through q: Q) where Q.Element == Message {
+        let control = NodeControl(work)
+        if context != nil {
+            if q.enqueueAndClaimIfIdle(.control(control)) { scheduleDrain(q) }
+            return
+        }
+        let reentrant = q.isHeldByCurrentThread
+        switch q.claimOrEnqueue(.control(control)) {
+        case .claimed(let m):
+            handle(m)
+            drain(q)
+        case .enqueuedAndClaimed:
+            drain(q)
+        case .enqueued:
+            if !reentrant { control.wait() }
+        }
+    }
+
+    /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
+    /// An end sent before anything was attached is delivered to it at once.
+    @usableFromInline
+    func attach(_ sink: @escaping SignalSink<T>) {
+        perform { [self] in output = sink }
+        var pendingEnd: SignalEnd?
+        updateActivation { a in
+            if let e = a.recordedEnd {
+                pendingEnd = e
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.ended), ordering: .releasing)
+            } else {
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.active), ordering: .releasing)
+                a.wanted = true
+            }
+        }
+        if let e = pendingEnd { deliver(.failure(e)) }
+    }
+
+    /// Disconnects the output and stops the feeders. Once the node has an end (`end`, or one
+    /// recorded earlier), inputs see it as disconnected; otherwise as inactive until attached
+    /// again.
+    @usableFromInline
+    func detach(endedWith end: SignalEnd?) {
+        activation.withLock { a in
+            if let end, a.recordedEnd == nil { a.recordedEnd = end }
+            if a.recordedEnd != nil {
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.ended), ordering: .releasing)
+            } else {
+                if newGenerationOnDeactivate { a.generation += 1 }
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
+            }
+        }
+        // The old chain is released while holding the node, never under a lock.
+        perform { [self] in output = nil }
+        updateActivation { $0.wanted = false }
+    }
+
+    /// An end sent by an input that expected `expectedActive`: closes the node so later sends
+    /// are refused, then delivers the end. While inactive, the end is kept for the next
+    /// attachment.
+    @usableFromInline
+    func sendEnd(_ end: SignalEnd, expectedActive: Int) -> SignalSendError? {
+        var read = status.load(ordering: .acquiring)
+        while read == expectedActive {
+            let (closed, now) = status.compareExchange(
+                expected: read, desired: (read & ~3) | NodeStatus.ended, ordering: .acquiringAndReleasing)
+            if closed {
+                activation.withLock { a in if a.recordedEnd == nil { a.recordedEnd = end } }
+                deliver(.failure(end))
+                return nil
+            }
+            read = now
+        }
+        if read >> 2 == expectedActive >> 2 && read & 3 == NodeStatus.inactive {
+            let kept = activation.withLock { a -> Bool in
+                guard status.load(ordering: .relaxed) == read, a.recordedEnd == nil else { return false }
+                a.recordedEnd = end
+                status.store((read & ~3) | NodeStatus.ended, ordering: .releasing)
+                return true
+            }
+            if kept { return .inactive }
+            return sendEnd(end, expectedActive: expectedActive)
+        }
+        return NodeStatus.rejection(read: read, expectedActive: expectedActive)
+    }
+
+    /// The status an input of the current generation expects while the node is active.
+    @usableFromInline
+    var currentActiveStatus: Int {
+        activation.withLock { NodeStatus.make(generation: $0.generation, state: NodeStatus.active) }
+    }
+}

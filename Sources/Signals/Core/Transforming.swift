@@ -1,0 +1,155 @@
+import Synchronization
+
+/// Per-activation state of a stateful stage. Touched only inside the stage's deliveries,
+/// which its node serializes.
+@usableFromInline
+final class StageBox<S>: @unchecked Sendable {
+    @usableFromInline var value: S
+    @usableFromInline var ended = false
+    @inlinable init(_ value: S) { self.value = value }
+}
+
+extension Signal {
+    // MARK: Subscribing
+
+    /// Subscribes a handler for results (values and the end) on `context`.
+    ///
+    /// Keep the returned output: releasing it cancels the subscription.
+    @discardableResult
+    @inlinable
+    public func subscribe(
+        context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void
+    ) -> SignalOutput<T> {
+        SignalOutput(signal: hop(to: context), handler: handler)
+    }
+
+    /// Subscribes a handler for values only; the end is ignored.
+    @discardableResult
+    @inlinable
+    public func subscribeValues(
+        context: Exec = .direct, _ handler: @escaping @Sendable (T) -> Void
+    ) -> SignalOutput<T> {
+        SignalOutput(signal: hop(to: context)) { r in
+            if case .success(let v) = r { handler(v) }
+        }
+    }
+
+    // MARK: Transforming
+
+    /// A stage that turns each result into zero or more results (or an end) through `next`.
+    /// The processor is never run concurrently with itself; on a `.direct` context it is
+    /// fused into the upstream node's delivery.
+    @inlinable
+    public func transform<U>(
+        context: Exec = .direct,
+        _ processor: @escaping @Sendable (Result<T, SignalEnd>, SignalNext<U>) -> Void
+    ) -> Signal<U> {
+        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+            let state = StageBox(())
+            let next = SignalNext<U> { r in
+                if state.ended { return }
+                if case .failure = r { state.ended = true }
+                sink(r)
+            }
+            return { r in processor(r, next) }
+        }
+    }
+
+    /// A stateful `transform`: `initialState` is copied afresh on every activation, so the
+    /// state resets when the stage is deactivated.
+    @inlinable
+    public func transform<S: Sendable, U>(
+        initialState: S, context: Exec = .direct,
+        _ processor: @escaping @Sendable (inout S, Result<T, SignalEnd>, SignalNext<U>) -> Void
+    ) -> Signal<U> {
+        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+            let state = StageBox(initialState)
+            let next = SignalNext<U> { r in
+                if state.ended { return }
+                if case .failure = r { state.ended = true }
+                sink(r)
+            }
+            return { r in processor(&state.value, r, next) }
+        }
+    }
+
+    /// Transforms each value; ends pass through.
+    @inlinable
+    public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
+        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+            { r in
+                switch r {
+                case .success(let v): sink(.success(transform(v)))
+                case .failure(let e): sink(.failure(e))
+                }
+            }
+        }
+    }
+
+    /// Transforms each value with state that lives for one activation.
+    @inlinable
+    public func map<S: Sendable, U>(
+        initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, T) -> U
+    ) -> Signal<U> {
+        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+            let state = StageBox(initialState)
+            return { r in
+                switch r {
+                case .success(let v): sink(.success(transform(&state.value, v)))
+                case .failure(let e): sink(.failure(e))
+                }
+            }
+        }
+    }
+
+    /// Passes the values for which `isIncluded` is true; ends pass through.
+    @inlinable
+    public func filter(context: Exec = .direct, _ isIncluded: @escaping @Sendable (T) -> Bool) -> Signal<T> {
+        hop(to: context).appending { (sink: @escaping SignalSink<T>) -> SignalSink<T> in
+            { r in
+                switch r {
+                case .success(let v): if isIncluded(v) { sink(r) }
+                case .failure: sink(r)
+                }
+            }
+        }
+    }
+
+    /// Transforms each value and passes the non-nil results; ends pass through.
+    @inlinable
+    public func compactMap<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U?) -> Signal<U> {
+        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+            { r in
+                switch r {
+                case .success(let v): if let u = transform(v) { sink(.success(u)) }
+                case .failure(let e): sink(.failure(e))
+                }
+            }
+        }
+    }
+
+    // MARK: Activation hooks
+
+    /// Runs `action` each time this stage is activated (before anything flows through it).
+    public func onActivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
+        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
+        let upstream = attachChain
+        return Signal(delivery: delivery, root: root) { sink in
+            action()
+            return upstream(sink)
+        }
+    }
+
+    /// Runs `action` each time this stage is deactivated.
+    public func onDeactivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
+        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
+        let upstream = attachChain
+        return Signal(delivery: delivery, root: root) { sink in
+            let inner = upstream(sink)
+            return ChainAttachment { end in
+                inner.detach(endedWith: end)
+                action()
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which implementation of the delivery path a graph uses.
+///
+/// Chosen per graph when it is created (`Signal<T>.create(delivery:)`); every node derived from
+/// that graph inherits it, so one process can run both variants side by side.
+public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
+    /// A three-state claim word (`Atomic`) and a lock-free multi-producer block queue.
+    case lockFree
+    /// A `Synchronization.Mutex` guarding a small idle/delivering state machine and a queue.
+    case mutex
+}
+
+/// What `DeliveryQueue.claimOrEnqueue(_:)` did with an element.
+public enum ClaimOutcome<Element> {
+    /// The node was idle and the caller now holds it: deliver the element, then drain with
+    /// `nextOrRelease()` until it returns nil.
+    case claimed(Element)
+    /// Another thread holds the node; the element is queued and that thread will deliver it.
+    case enqueued
+    /// The element is queued and the node turned out to be idle, so the caller now holds it and
+    /// must drain with `nextOrRelease()` until it returns nil.
+    case enqueuedAndClaimed
+}
+
+/// The serialization point of a node: at most one thread at a time holds the node ("the
+/// claim") and delivers; other senders hand their elements over and return without waiting.
+///
+/// The holder delivers elements in the order the queue accepted them, and each sender's
+/// elements are accepted in the order it sent them. A re-entrant send (from inside a delivery,
+/// on the holding thread) is queued like any other, so re-entrancy never grows the stack.
+///
+/// Conforming types never run user code: the caller delivers, outside every lock.
+public protocol DeliveryQueue<Element>: AnyObject, Sendable {
+    associatedtype Element
+
+    /// An empty, idle queue.
+    init()
+
+    /// Claims the node if it is idle, otherwise queues `element` for the current holder.
+    func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element>
+
+    /// Queues `element`; returns true if the node was idle and the caller now holds it (used by
+    /// nodes that drain asynchronously on an execution context).
+    func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool
+
+    /// For the holder only: the next queued element, or nil after releasing the node (when the
+    /// queue was empty). The holder must not touch the queue after a nil.
+    func nextOrRelease() -> Element?
+
+    /// For the holder only: records the current thread as the holder (a drain job that runs on
+    /// another thread than the one that claimed).
+    func adoptClaim()
+
+    /// Whether the current thread holds the node right now (used to tell a re-entrant control
+    /// operation, which must not wait for the node, from one on another thread).
+    var isHeldByCurrentThread: Bool { get }
+}
+
+/// A non-zero token for the current thread, with its lowest bit clear (the lock-free claim word
+/// uses that bit as its "values waiting" flag).
+@inlinable @inline(__always)
+func currentThreadToken() -> UInt {
+    #if canImport(Darwin)
+    return UInt(bitPattern: pthread_self()) & ~1
+    #else
+    return UInt(pthread_self()) & ~1
+    #endif
+}

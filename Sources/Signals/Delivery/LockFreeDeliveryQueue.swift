@@ -1,0 +1,306 @@
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The lock-free delivery path.
+///
+/// **Claim word.** `0` is idle; otherwise it holds the holder's thread token, whose lowest bit
+/// says "elements were queued since the holder last looked". An uncontended send is one CAS to
+/// claim, the delivery, and one CAS to release. A sender that finds the node held pushes its
+/// element and at most sets the low bit, so a busy holder is told once per drain round, not
+/// once per element.
+///
+/// **Queue.** A multi-producer, single-consumer queue of fixed-size blocks (`QueueBlock`):
+/// producers claim a slot by CAS on `tail`, write it and publish it with a per-slot ready flag;
+/// the holder reads from `head`, which only it touches. Blocks are recycled through a one-block
+/// spare, so steady-state traffic allocates nothing.
+///
+/// **Ordering trap.** When the holder finds a slot claimed but not yet written, it waits for it
+/// rather than leaving: the tail says the element exists, and leaving would let that sender's
+/// next element take the fast path and overtake it.
+public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
+    // Unchecked Sendable: elements move between threads only through published slots.
+
+    /// The claim word, on a cache line of its own.
+    @usableFromInline let claim = Atomic<UInt>(0)
+    @usableFromInline let _padClaim: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+
+    /// Producers' side: the next position to claim and the block it falls in.
+    @usableFromInline let tail = Atomic<Int>(0)
+    @usableFromInline let tailBlock: Atomic<UInt>
+    /// One recycled block, so a queue in steady state never allocates.
+    @usableFromInline let spare = Atomic<UInt>(0)
+    @usableFromInline let _padTail: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+
+    /// Holder's side: touched only by the thread that holds the claim (ownership passes with
+    /// acquire/release on `claim`), so plain storage without exclusivity checks.
+    @exclusivity(unchecked) @usableFromInline var head: Int = 0
+    @exclusivity(unchecked) @usableFromInline var headBlock: QueueBlock<Element>
+
+    public init() {
+        let first = QueueBlock<Element>.allocate()
+        headBlock = first
+        tailBlock = Atomic(first.address)
+    }
+
+    deinit {
+        // Nobody else can reach the queue now: destroy what is left and free the blocks.
+        let end = tail.load(ordering: .acquiring)
+        var block = headBlock
+        var position = head
+        while position < end {
+            let offset = position & QueueBlock<Element>.positionMask
+            if offset == QueueBlock<Element>.capacity { position &+= 1; continue }
+            if block.ready(offset).pointee.load(ordering: .acquiring) != 0 {
+                block.slot(offset).deinitialize(count: 1)
+            }
+            if offset == QueueBlock<Element>.capacity - 1 {
+                let next = block.next.pointee.load(ordering: .acquiring)
+                block.deallocate()
+                if next == 0 { return }
+                block = QueueBlock(address: next)
+                position &+= 2
+            } else {
+                position &+= 1
+            }
+        }
+        block.deallocate()
+        let s = spare.load(ordering: .acquiring)
+        if s != 0 { QueueBlock<Element>(address: s).deallocate() }
+    }
+
+    // MARK: DeliveryQueue
+
+    @inlinable
+    public func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element> {
+        let token = currentThreadToken()
+        if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+            return .claimed(element)
+        }
+        push(element)
+        return announce(token) ? .enqueuedAndClaimed : .enqueued
+    }
+
+    @inlinable
+    public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+        push(element)
+        return announce(currentThreadToken())
+    }
+
+    @inlinable
+    public func nextOrRelease() -> Element? {
+        if let e = pop() { return e }
+        var word = claim.load(ordering: .relaxed)
+        while true {
+            if word & 1 == 0 {
+                let (released, now) = claim.compareExchange(
+                    expected: word, desired: 0, ordering: .sequentiallyConsistent)
+                if released { return nil }
+                word = now
+            } else {
+                // Clear the flag with a read-modify-write (a full barrier), then look again: a
+                // sender that saw the flag set before this point pushed before it, so the pop
+                // below sees its element.
+                word = word & ~1
+                _ = claim.exchange(word, ordering: .sequentiallyConsistent)
+                if let e = pop() { return e }
+            }
+        }
+    }
+
+    public func adoptClaim() {
+        let token = currentThreadToken()
+        var word = claim.load(ordering: .relaxed)
+        while true {
+            let (done, now) = claim.compareExchange(
+                expected: word, desired: token | (word & 1), ordering: .acquiringAndReleasing)
+            if done { return }
+            word = now
+        }
+    }
+
+    public var isHeldByCurrentThread: Bool {
+        claim.load(ordering: .relaxed) & ~1 == currentThreadToken()
+    }
+
+    // MARK: Claim word
+
+    /// After a push: tells the holder there is more, or claims the node if it went idle.
+    /// Returns true if the caller now holds the node.
+    @inlinable
+    func announce(_ token: UInt) -> Bool {
+        var word = claim.load(ordering: .sequentiallyConsistent)
+        while true {
+            if word == 0 {
+                let (claimed, now) = claim.compareExchange(
+                    expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
+                if claimed { return true }
+                word = now
+            } else if word & 1 != 0 {
+                return false
+            } else {
+                let (flagged, now) = claim.compareExchange(
+                    expected: word, desired: word | 1, successOrdering: .sequentiallyConsistent, failureOrdering: .sequentiallyConsistent)
+                if flagged { return false }
+                word = now
+            }
+        }
+    }
+
+    // MARK: Block queue
+
+    @inlinable
+    func push(_ element: consuming Element) {
+        typealias Block = QueueBlock<Element>
+        var prepared: UInt = 0
+        var position = tail.load(ordering: .acquiring)
+        var spins = 0
+        while true {
+            let offset = position & Block.positionMask
+            if offset == Block.capacity {
+                // Another producer is installing the next block.
+                spins = spinWait(spins)
+                position = tail.load(ordering: .acquiring)
+                continue
+            }
+            let block = Block(address: tailBlock.load(ordering: .acquiring))
+            if offset == Block.capacity - 1 && prepared == 0 {
+                prepared = takeBlock()
+            }
+            let (won, now) = tail.compareExchange(
+                expected: position, desired: position &+ 1, ordering: .sequentiallyConsistent)
+            if won {
+                if offset == Block.capacity - 1 {
+                    // This producer took the last slot: it installs the next block before it
+                    // publishes its element, so the holder finds `next` set once it reaches here.
+                    tailBlock.store(prepared, ordering: .releasing)
+                    tail.store(position &+ 2, ordering: .sequentiallyConsistent)
+                    block.next.pointee.store(prepared, ordering: .releasing)
+                    prepared = 0
+                }
+                block.slot(offset).initialize(to: element)
+                block.ready(offset).pointee.store(1, ordering: .releasing)
+                if prepared != 0 { giveBack(prepared) }
+                return
+            }
+            position = now
+        }
+    }
+
+    @inlinable
+    func pop() -> Element? {
+        typealias Block = QueueBlock<Element>
+        let position = head
+        if position >= tail.load(ordering: .sequentiallyConsistent) { return nil }
+        let offset = position & Block.positionMask
+        let block = headBlock
+        let ready = block.ready(offset)
+        if ready.pointee.load(ordering: .acquiring) == 0 {
+            // Claimed but not yet written: wait for it (see the type's comment).
+            var spins = 0
+            repeat { spins = spinWait(spins) } while ready.pointee.load(ordering: .acquiring) == 0
+        }
+        let element = block.slot(offset).move()
+        ready.pointee.store(0, ordering: .relaxed)
+        if offset == Block.capacity - 1 {
+            var next = block.next.pointee.load(ordering: .acquiring)
+            var spins = 0
+            while next == 0 {
+                spins = spinWait(spins)
+                next = block.next.pointee.load(ordering: .acquiring)
+            }
+            block.next.pointee.store(0, ordering: .relaxed)
+            headBlock = Block(address: next)
+            head = position &+ 2
+            giveBack(block.address)
+        } else {
+            head = position &+ 1
+        }
+        return element
+    }
+
+    @inlinable
+    func takeBlock() -> UInt {
+        let s = spare.exchange(0, ordering: .acquiring)
+        if s != 0 { return s }
+        return QueueBlock<Element>.allocate().address
+    }
+
+    @inlinable
+    func giveBack(_ address: UInt) {
+        let old = spare.exchange(address, ordering: .acquiringAndReleasing)
+        if old != 0 { QueueBlock<Element>(address: old).deallocate() }
+    }
+}
+
+/// Spins briefly, then yields the processor: used only where another thread is known to be in
+/// the middle of a few instructions (publishing a slot or installing a block).
+@inlinable
+func spinWait(_ spins: Int) -> Int {
+    if spins < 64 {
+        #if arch(x86_64) || arch(i386)
+        // A plain busy step; `pause` is not reachable from Swift without a C module.
+        #endif
+        return spins &+ 1
+    }
+    sched_yield()
+    return spins &+ 1
+}
+
+/// One block of the lock-free queue, in a single raw allocation:
+/// `[next: Atomic<UInt>][ready: capacity × Atomic<UInt8>][slots: capacity × Element]`.
+///
+/// Positions count `capacity + 1` per block: the extra value marks "the next block is being
+/// installed", so producers never need a second counter.
+@usableFromInline
+struct QueueBlock<Element> {
+    @usableFromInline static var capacity: Int { 127 }
+    @usableFromInline static var positionMask: Int { 127 }
+
+    @usableFromInline static var readyOffset: Int { MemoryLayout<Atomic<UInt>>.stride }
+    @usableFromInline static var slotsOffset: Int {
+        let raw = readyOffset + capacity * MemoryLayout<Atomic<UInt8>>.stride
+        let align = max(MemoryLayout<Element>.alignment, 16)
+        return (raw + align - 1) & ~(align - 1)
+    }
+    @usableFromInline static var byteCount: Int { slotsOffset + capacity * MemoryLayout<Element>.stride }
+
+    @usableFromInline let base: UnsafeMutableRawPointer
+
+    @inlinable init(address: UInt) {
+        base = UnsafeMutableRawPointer(bitPattern: address).unsafelyUnwrapped
+    }
+
+    @inlinable var address: UInt { UInt(bitPattern: base) }
+
+    @inlinable var next: UnsafeMutablePointer<Atomic<UInt>> {
+        base.assumingMemoryBound(to: Atomic<UInt>.self)
+    }
+
+    @inlinable func ready(_ i: Int) -> UnsafeMutablePointer<Atomic<UInt8>> {
+        (base + Self.readyOffset).assumingMemoryBound(to: Atomic<UInt8>.self) + i
+    }
+
+    @inlinable func slot(_ i: Int) -> UnsafeMutablePointer<Element> {
+        (base + Self.slotsOffset).assumingMemoryBound(to: Element.self) + i
+    }
+
+    @usableFromInline static func allocate() -> QueueBlock {
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: byteCount, alignment: max(MemoryLayout<Element>.alignment, 64))
+        raw.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
+        let flags = (raw + readyOffset).bindMemory(to: Atomic<UInt8>.self, capacity: capacity)
+        for i in 0..<capacity { (flags + i).initialize(to: Atomic(0)) }
+        _ = (raw + slotsOffset).bindMemory(to: Element.self, capacity: capacity)
+        return QueueBlock(address: UInt(bitPattern: raw))
+    }
+
+    @usableFromInline func deallocate() {
+        base.deallocate()
+    }
+}

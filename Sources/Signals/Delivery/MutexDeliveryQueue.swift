@@ -1,0 +1,89 @@
+import Synchronization
+
+/// The mutex-based delivery path: a `Mutex` guards who holds the node and the elements that
+/// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
+///
+/// The lock is held only to edit this state: elements are delivered, and released, outside it.
+public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
+    @usableFromInline
+    struct State: ~Copyable {
+        @usableFromInline var holder: UInt = 0
+        @usableFromInline var pending: [Element] = []
+        @usableFromInline init() {}
+    }
+
+    // Unchecked Sendable: `Element` is handed between threads only through the mutex, and the
+    // batch is touched only by the holder.
+    @usableFromInline let state: Mutex<State>
+
+    /// The holder's current batch, taken from `pending` in one swap. Holder-only.
+    @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
+    @exclusivity(unchecked) @usableFromInline var batchIndex: Int = 0
+
+    public init() {
+        state = Mutex(State())
+    }
+
+    @inlinable
+    public func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element> {
+        let token = currentThreadToken()
+        var carried: Element? = consume element
+        let claimed = state.withLock { s -> Bool in
+            if s.holder == 0 {
+                s.holder = token
+                return true
+            }
+            s.pending.append(carried.take()!)
+            return false
+        }
+        if claimed { return .claimed(carried.take()!) }
+        return .enqueued
+    }
+
+    @inlinable
+    public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+        let token = currentThreadToken()
+        var carried: Element? = consume element
+        return state.withLock { s -> Bool in
+            s.pending.append(carried.take()!)
+            if s.holder == 0 {
+                s.holder = token
+                return true
+            }
+            return false
+        }
+    }
+
+    @inlinable
+    public func nextOrRelease() -> Element? {
+        if batchIndex < batch.count {
+            let e = batch[batchIndex]
+            batchIndex &+= 1
+            return e
+        }
+        // Elements of the finished batch are released here, outside the lock.
+        if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
+        batchIndex = 0
+        let released = state.withLock { s -> Bool in
+            if s.pending.isEmpty {
+                s.holder = 0
+                return true
+            }
+            swap(&s.pending, &batch)
+            return false
+        }
+        if released { return nil }
+        batchIndex = 1
+        return batch[0]
+    }
+
+    public func adoptClaim() {
+        let token = currentThreadToken()
+        state.withLock { $0.holder = token }
+    }
+
+    public var isHeldByCurrentThread: Bool {
+        let token = currentThreadToken()
+        return state.withLock { $0.holder == token }
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+
+extension Signal {
+    /// Activates this signal now and captures what its activation delivers synchronously (for
+    /// example a `continuous` signal's latest value): available at once as `values` and `end`.
+    /// Values that arrive later are held until the capture is subscribed or bound, then
+    /// released in order.
+    public func capture() -> SignalCapture<T> {
+        SignalCapture(signal: self)
+    }
+}
+
+/// The activation values of a signal, and a hold on the rest until they have somewhere to go.
+public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
+    /// The values delivered during activation.
+    public let values: [T]
+    /// The end delivered during activation, if any.
+    public let end: SignalEnd?
+
+    let node: SignalNode<T>
+    let held: HeldResults<T>
+    let connected = Atomic<Bool>(false)
+
+    init(signal: Signal<T>) {
+        let node = SignalNode<T>(variant: signal.delivery)
+        let held = HeldResults<T>()
+        self.node = node
+        self.held = held
+        if signal.takeOutput() {
+            node.output = { r in held.results.append(r) }
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { $0 }))
+            node.updateActivation { $0.wanted = true }
+        } else {
+            held.results = [.failure(.other(SignalBindError.duplicate))]
+        }
+        // Whatever arrived during activation is the activation's; it is handed over in line
+        // with deliveries, so nothing that arrives later is mixed in.
+        var activationResults: [Result<T, SignalEnd>] = []
+        node.perform {
+            activationResults = held.results
+            held.results = []
+        }
+        var vs: [T] = []
+        var e: SignalEnd?
+        for r in activationResults {
+            switch r {
+            case .success(let v): vs.append(v)
+            case .failure(let x): e = x
+            }
+        }
+        values = vs
+        end = e
+        held.activationResults = activationResults
+    }
+
+    /// A signal of the held values and everything after them (preceded by the activation
+    /// values when `resend` is true). Its output can be taken once.
+    public func signal(resend: Bool = false) -> Signal<T> {
+        let node = self.node
+        let held = self.held
+        guard !connected.exchange(true, ordering: .acquiringAndReleasing) else {
+            return .duplicate(delivery: node.variant, root: node)
+        }
+        return Signal(delivery: node.variant, root: node) { sink in
+            node.perform {
+                if resend { for r in held.activationResults { sink(r) } }
+                for r in held.results { sink(r) }
+                held.results = []
+                node.output = sink
+            }
+            return ChainAttachment { end in node.detach(endedWith: end) }
+        }
+    }
+
+    /// Subscribes to the held values and everything after them.
+    @discardableResult
+    public func subscribe(resend: Bool = false, context: Exec = .direct,
+                          _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalOutput<T> {
+        signal(resend: resend).subscribe(context: context, handler)
+    }
+
+    /// Subscribes to the held values and everything after them, values only.
+    @discardableResult
+    public func subscribeValues(resend: Bool = false, context: Exec = .direct,
+                                _ handler: @escaping @Sendable (T) -> Void) -> SignalOutput<T> {
+        signal(resend: resend).subscribeValues(context: context, handler)
+    }
+
+    /// Sends the held values and everything after them into `input`.
+    public func bind(to input: SignalInput<T>, resend: Bool = false) throws(SignalBindError) -> SignalJunction<T> {
+        let j = signal(resend: resend).junction()
+        try j.bind(to: input)
+        return j
+    }
+
+    /// Releases the capture: if nothing was connected, the upstream is deactivated.
+    public func cancel() {
+        if !connected.exchange(true, ordering: .acquiringAndReleasing) {
+            node.detach(endedWith: nil)
+        }
+    }
+
+    deinit { cancel() }
+}
+
+/// Results waiting in a capture. Touched only by the holder of the capture's node.
+final class HeldResults<T: Sendable>: @unchecked Sendable {
+    var results: [Result<T, SignalEnd>] = []
+    var activationResults: [Result<T, SignalEnd>] = []
+}
