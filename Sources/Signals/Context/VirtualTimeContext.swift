@@ -1,0 +1,155 @@
+import Synchronization
+
+/// A deterministic, single-threaded execution context whose clock moves only when told to.
+///
+/// Use it in tests of time-based operators, wrapped as `Exec.custom(virtual)`: work passed to
+/// `invoke` or `schedule(after:_:)` is only queued; `advance(by:)`, `advance(to:)` and
+/// `runUntilIdle()` run it, on the calling thread, in time order (work due at the same instant
+/// runs in the order it was submitted). Nothing ever sleeps, so such tests are instant and
+/// reproducible.
+///
+/// ```swift
+/// let virtual = VirtualTimeContext()
+/// let out = input.debounce(interval: .milliseconds(300), context: .custom(virtual)).capture()
+/// input.send(value: 1)
+/// virtual.advance(by: .milliseconds(300))   // the debounced value is delivered here
+/// ```
+///
+/// The context itself is thread-safe (its queue is guarded by a mutex), but it is meant to be
+/// driven from one thread: work runs on whichever thread calls `advance`.
+public final class VirtualTimeContext: ExecutionContext {
+    struct Item {
+        var due: Duration
+        var sequence: UInt64
+        var work: @Sendable () -> Void
+    }
+
+    struct State {
+        var now: Duration
+        var nextSequence: UInt64 = 0
+        var items: [UInt64: Item] = [:]
+    }
+
+    let state: Mutex<State>
+
+    /// Creates a context whose clock starts at `start` (zero by default).
+    public init(start: Duration = .zero) {
+        state = Mutex(State(now: start))
+    }
+
+    /// Always `false`: submitted work runs one item at a time.
+    public var isConcurrent: Bool { false }
+
+    /// The virtual clock: `start` plus every advance so far.
+    public func now() -> Duration {
+        state.withLock { $0.now }
+    }
+
+    /// Queues `work` to run at the current virtual time, during the next `advance` or
+    /// `runUntilIdle()` call (never inside this call).
+    public func invoke(_ work: @escaping @Sendable () -> Void) {
+        _ = enqueue(after: .zero, work)
+    }
+
+    /// Queues `work` to run once the clock reaches `now() + delay` (a negative delay counts as
+    /// zero). Cancelling or releasing the returned lifetime removes it from the queue.
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
+        let sequence = enqueue(after: max(delay, .zero), work)
+        return VirtualTimeLifetime(context: self, sequence: sequence)
+    }
+
+    /// The number of queued work items (due or not).
+    public var pendingCount: Int {
+        state.withLock { $0.items.count }
+    }
+
+    /// The time at which the earliest queued item is due, if any.
+    public var nextDueTime: Duration? {
+        state.withLock { s in s.items.values.min(by: Self.isBefore)?.due }
+    }
+
+    /// Moves the clock forward by `interval`, running every item due up to then, in time order.
+    /// Work that items queue while running also runs if it falls due within the interval.
+    public func advance(by interval: Duration) {
+        advance(to: now() + max(interval, .zero))
+    }
+
+    /// Moves the clock to `time` (if it is later than now), running every item due up to then,
+    /// in time order; the clock reads each item's due time while that item runs.
+    public func advance(to time: Duration) {
+        while let work = popDue(upTo: time) {
+            work()
+        }
+        state.withLock { s in
+            if s.now < time { s.now = time }
+        }
+    }
+
+    /// Runs every item due now, including items that they queue for now, without moving the clock.
+    public func runUntilIdle() {
+        advance(by: .zero)
+    }
+
+    /// Runs queued work, moving the clock forward item by item, until nothing is left or
+    /// `limit` items have run. Returns the number of items run. Repeating timers never leave the
+    /// queue empty: use `advance(by:)` for those.
+    @discardableResult
+    public func runAll(limit: Int = 100_000) -> Int {
+        var count = 0
+        while count < limit, let due = nextDueTime {
+            guard let work = popDue(upTo: due) else { break }
+            work()
+            count += 1
+        }
+        return count
+    }
+
+    // MARK: - Internals
+
+    static func isBefore(_ a: Item, _ b: Item) -> Bool {
+        a.due < b.due || (a.due == b.due && a.sequence < b.sequence)
+    }
+
+    func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> UInt64 {
+        state.withLock { s in
+            let sequence = s.nextSequence
+            s.nextSequence += 1
+            s.items[sequence] = Item(due: s.now + delay, sequence: sequence, work: work)
+            return sequence
+        }
+    }
+
+    func cancel(sequence: UInt64) {
+        // Take the closure out under the lock but release it outside: its captures may run
+        // deinitializers that call back into this context.
+        let removed = state.withLock { s in s.items.removeValue(forKey: sequence) }
+        withExtendedLifetime(removed) {}
+    }
+
+    func popDue(upTo time: Duration) -> (@Sendable () -> Void)? {
+        state.withLock { s -> (@Sendable () -> Void)? in
+            guard let first = s.items.values.min(by: Self.isBefore), first.due <= time else {
+                return nil
+            }
+            s.items[first.sequence] = nil
+            if s.now < first.due { s.now = first.due }
+            return first.work
+        }
+    }
+}
+
+/// The lifetime of one item scheduled on a `VirtualTimeContext`: cancelling or releasing it
+/// removes the item from the queue (doing nothing if it has run).
+final class VirtualTimeLifetime: Lifetime {
+    let context: VirtualTimeContext
+    let sequence: UInt64
+
+    init(context: VirtualTimeContext, sequence: UInt64) {
+        self.context = context
+        self.sequence = sequence
+    }
+
+    func cancel() { context.cancel(sequence: sequence) }
+
+    deinit { context.cancel(sequence: sequence) }
+}

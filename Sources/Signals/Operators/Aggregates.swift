@@ -1,0 +1,264 @@
+// Aggregates (one result when the signal completes) and utility taps.
+//
+// State: each aggregate keeps its running result in the per-activation state of
+// `transform(initialState:)` (sequenceEqual: two queues in `combine(initialState:)`); none
+// takes a lock of its own. Errors and cancellation pass through without a result.
+
+extension Signal {
+    // MARK: - Aggregates
+
+    /// Emits the number of values when the signal completes (`count`).
+    @inlinable
+    public func count(context: Exec = .direct) -> Signal<Int> {
+        reduce(initialValue: 0, context: context) { n, _ in n + 1 }
+    }
+
+    /// Emits the smallest value by `areInIncreasingOrder` when the signal completes; completes
+    /// without a value if there were none (`min`).
+    @inlinable
+    public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
+        extreme(context: context) { candidate, current in areInIncreasingOrder(candidate, current) }
+    }
+
+    /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
+    /// without a value if there were none (`max`).
+    @inlinable
+    public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
+        extreme(context: context) { candidate, current in areInIncreasingOrder(current, candidate) }
+    }
+
+    /// Emits the smallest value when the signal completes (`min`).
+    @inlinable
+    public func min(context: Exec = .direct) -> Signal<T> where T: Comparable {
+        min(context: context) { $0 < $1 }
+    }
+
+    /// Emits the largest value when the signal completes (`max`).
+    @inlinable
+    public func max(context: Exec = .direct) -> Signal<T> where T: Comparable {
+        max(context: context) { $0 < $1 }
+    }
+
+    /// Keeps the value for which `replaces(candidate, current)` says so; emits it at completion.
+    @inlinable
+    func extreme(context: Exec, _ replaces: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (best: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if let b = best, !replaces(v, b) { return }
+                best = v
+            case .failure(.complete):
+                if let b = best { next.send(value: b) }
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the sum of the values (zero if none) when the signal completes (`sum`).
+    @inlinable
+    public func sum(context: Exec = .direct) -> Signal<T> where T: AdditiveArithmetic {
+        reduce(initialValue: T.zero, context: context) { $0 + $1 }
+    }
+
+    /// Emits the mean of the values when the signal completes; completes without a value if
+    /// there were none (`average`).
+    @inlinable
+    public func average(context: Exec = .direct) -> Signal<T> where T: FloatingPoint {
+        transform(initialState: (T.zero, 0), context: context) { (s: inout (T, Int), r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                s.0 += v
+                s.1 += 1
+            case .failure(.complete):
+                if s.1 > 0 { next.send(value: s.0 / T(s.1)) }
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits `false` and completes at the first value for which `predicate` is false, or `true`
+    /// when the signal completes (`all`, `allSatisfy`).
+    @inlinable
+    public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
+            switch r {
+            case .success(let v):
+                if !predicate(v) {
+                    next.send(value: false)
+                    next.complete()
+                }
+            case .failure(.complete):
+                next.send(value: true)
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
+    /// when the signal completes (`contains(where:)`, `any`).
+    @inlinable
+    public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) {
+                    next.send(value: true)
+                    next.complete()
+                }
+            case .failure(.complete):
+                next.send(value: false)
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits whether the signal sends `value` (`contains`).
+    @inlinable
+    public func contains(_ value: T, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
+        contains(context: context) { $0 == value }
+    }
+
+    /// Emits the first value for which `predicate` is true, or `nil` if the signal completes
+    /// without one, then completes (`find`). Unlike `first(where:)`, it always emits once on
+    /// completion.
+    @inlinable
+    public func find(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T?> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T?>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) {
+                    next.send(value: v)
+                    next.complete()
+                }
+            case .failure(.complete):
+                next.send(value: nil)
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits whether this signal and `other` send equal values in the same order and the same
+    /// number of them (`sequenceEqual`): `false` as soon as they differ, `true` when both have
+    /// completed. An error or cancellation of either ends the result with it.
+    ///
+    /// State: the values one signal is ahead by and which signals completed, per activation.
+    public func sequenceEqual(_ other: Signal<T>, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
+        typealias S = (ahead: [T], aheadIsFirst: Bool, head: Int, done: InputSet)
+        return combine(other, initialState: S([], true, 0, InputSet()), context: context) {
+            (s: inout S, e: EitherResult2<T, T>, next: SignalNext<Bool>) in
+            func fail() {
+                next.send(value: false)
+                next.complete()
+            }
+            func value(_ v: T, fromFirst: Bool) {
+                let index = fromFirst ? 0 : 1
+                if s.done.contains(1 - index) && s.head == s.ahead.count { return fail() }
+                if s.head == s.ahead.count || s.aheadIsFirst == fromFirst {
+                    if s.head == s.ahead.count {
+                        s.ahead.removeAll(keepingCapacity: true)
+                        s.head = 0
+                    }
+                    s.aheadIsFirst = fromFirst
+                    s.ahead.append(v)
+                } else {
+                    let expected = s.ahead[s.head]
+                    s.head += 1
+                    if expected != v { fail() }
+                }
+            }
+            func ended(_ end: SignalEnd, fromFirst: Bool) {
+                guard case .complete = end else { return next.send(end: end) }
+                s.done.insert(fromFirst ? 0 : 1)
+                let unmatched = s.ahead.count - s.head
+                if s.done.isFull(2) {
+                    next.send(value: unmatched == 0)
+                    next.complete()
+                } else if unmatched > 0 && s.aheadIsFirst != fromFirst {
+                    // The other signal has values this one will never match.
+                    fail()
+                }
+            }
+            switch e {
+            case .result1(.success(let v)): value(v, fromFirst: true)
+            case .result2(.success(let v)): value(v, fromFirst: false)
+            case .result1(.failure(let end)): ended(end, fromFirst: true)
+            case .result2(.failure(let end)): ended(end, fromFirst: false)
+            }
+        }
+    }
+
+    /// Emits all values as one array when the signal completes (`toArray`, `collect()`).
+    ///
+    /// State: the array, per activation.
+    @inlinable
+    public func toArray(context: Exec = .direct) -> Signal<[T]> {
+        transform(initialState: [T](), context: context) { (all: inout [T], r: Result<T, SignalEnd>, next: SignalNext<[T]>) in
+            switch r {
+            case .success(let v):
+                all.append(v)
+            case .failure(.complete):
+                next.send(value: all)
+                all = []
+                next.complete()
+            case .failure(let e):
+                all = []
+                next.send(end: e)
+            }
+        }
+    }
+
+    // MARK: - Taps
+
+    /// Calls `action` with each value as it passes (`do(onNext:)`, `handleEvents`).
+    @inlinable
+    public func onValue(context: Exec = .direct, _ action: @escaping @Sendable (T) -> Void) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            if case .success(let v) = r { action(v) }
+            next.send(result: r)
+        }
+    }
+
+    /// Calls `action` with the end as it passes (`do(onCompleted:onError:)`).
+    @inlinable
+    public func onEnd(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) -> Void) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            if case .failure(let e) = r { action(e) }
+            next.send(result: r)
+        }
+    }
+
+    /// Calls `action` with each result (value or end) as it passes.
+    @inlinable
+    public func onResult(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            action(r)
+            next.send(result: r)
+        }
+    }
+
+    /// Logs activation, each value, the end and deactivation, prefixed with `identifier`
+    /// (`debug`). `log` defaults to `print`; pass your own to capture the lines.
+    public func debug(
+        _ identifier: String = "Signal",
+        log: @escaping @Sendable (String) -> Void = { print($0) }
+    ) -> Signal<T> {
+        onActivate { log("\(identifier) -> activated") }
+            .onResult { r in
+                switch r {
+                case .success(let v): log("\(identifier) -> value(\(v))")
+                case .failure(let e): log("\(identifier) -> end(\(e))")
+                }
+            }
+            .onDeactivate { log("\(identifier) -> deactivated") }
+    }
+}

@@ -1,0 +1,146 @@
+// Error-handling operators.
+//
+// State: the recovery or attempt subscription, an attempt counter and timer lifetimes live in
+// the per-activation state of a stage (see OperatorSupport.swift); their results reach the
+// stage through its private input, serialized with upstream values. No lock of their own.
+
+/// A result of the attempt (or trigger) with the given number.
+@usableFromInline
+enum AttemptEvent<T: Sendable>: Sendable {
+    case attempt(Int, Result<T, SignalEnd>)
+    case trigger(Int, Result<Void, SignalEnd>)
+}
+
+extension Signal {
+    /// When this signal fails with `.other(error)`, continues with the signal `recover(error)`
+    /// (`catchError`, `catch`). Values, `.complete` and `.cancelled` pass through.
+    ///
+    /// State: the recovery subscription, per activation.
+    public func catchError(_ recover: @escaping @Sendable (any Error) -> Signal<T>) -> Signal<T> {
+        stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
+            (recovery: inout SignalOutput<T>?, e: StageEvent<T, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(.failure(.other(let error))):
+                recovery = channel.subscribe(recover(error)) { $0 }
+            case .upstream(let r):
+                next.send(result: r)
+            case .event(let r):
+                if case .failure = r { recovery = nil }
+                next.send(result: r)
+            }
+        }
+    }
+
+    /// When this signal fails with `.other(_)`, emits `value` and completes
+    /// (`catchErrorJustReturn`, `replaceError(with:)`).
+    @inlinable
+    public func catchError(returning value: T, context: Exec = .direct) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            if case .failure(.other) = r {
+                next.send(value: value)
+                next.complete()
+            } else {
+                next.send(result: r)
+            }
+        }
+    }
+
+    /// A signal that subscribes to `attempt()` when activated and, each time that signal fails
+    /// with `.other(_)`, subscribes to a fresh `attempt()`, up to `count` more times; after that
+    /// the error is passed on (`retry(count)`). Values of failed attempts have already been
+    /// delivered.
+    ///
+    /// ReactiveX's `retry` re-subscribes the *same* cold observable; a `Signal` has one output
+    /// for its lifetime, so the source is given as a factory instead.
+    /// State: the current attempt's subscription and the number of retries used, per activation.
+    public static func retry(count: Int, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
+        retry(when: { _, n in n <= count ? Signal<Void>.just(()) : nil }, attempt)
+    }
+
+    /// A signal that subscribes to `attempt()` when activated and, each time that signal fails
+    /// with `.other(error)`, asks `shouldRetry(error, n)` (n counts retries from 1): `nil` passes
+    /// the error on; a signal makes it subscribe to a fresh `attempt()` when that signal sends
+    /// its first value (for example `Signal<Void>.timer(interval: .seconds(n), context:)` for a
+    /// back-off). A trigger that ends without a value passes the error on (`retryWhen`).
+    ///
+    /// State: the current attempt's and trigger's subscriptions, the pending error and the
+    /// retry count, per activation.
+    public static func retry(
+        when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) -> Signal<Void>?,
+        _ attempt: @escaping @Sendable () -> Signal<T>
+    ) -> Signal<T> {
+        typealias S = (attempt: SignalOutput<T>?, trigger: SignalOutput<Void>?, retries: Int, error: (any Error)?)
+        return Signal<Never>.silent().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
+            (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
+            func start() {
+                let n = s.retries
+                s.attempt = channel.subscribe(attempt()) { .attempt(n, $0) }
+            }
+            switch e {
+            case .activated:
+                start()
+            case .upstream:
+                break
+            case .event(.attempt(let n, let r)):
+                guard n == s.retries else { return }
+                switch r {
+                case .success(let v):
+                    next.send(value: v)
+                case .failure(.other(let error)):
+                    s.attempt = nil
+                    s.retries += 1
+                    guard let trigger = shouldRetry(error, s.retries) else {
+                        return next.send(end: .other(error))
+                    }
+                    s.error = error
+                    let n = s.retries
+                    s.trigger = channel.subscribe(trigger) { .trigger(n, $0) }
+                case .failure(let end):
+                    s.attempt = nil
+                    next.send(end: end)
+                }
+            case .event(.trigger(let n, let r)):
+                guard n == s.retries, s.trigger != nil else { return }
+                s.trigger = nil
+                if case .success = r {
+                    s.error = nil
+                    start()
+                } else {
+                    next.send(end: .other(s.error ?? SignalOperatorError.noElements))
+                }
+            }
+        }
+    }
+
+    /// Fails with `SignalOperatorError.timeout` if the signal has not ended `interval` after
+    /// activation or, with `resetOnValue`, `interval` after activation or the latest value
+    /// (`timeout`). The timer runs on `context`'s clock.
+    ///
+    /// State: the timer's lifetime and a generation number, per activation; the timer's firing
+    /// reaches the stage through its private input.
+    public func timeout(interval: Duration, resetOnValue: Bool = true, context: Exec = .global) -> Signal<T> {
+        typealias S = (timer: (any Lifetime)?, generation: Int)
+        return stage(initialState: S(nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                s.timer = channel.schedule(after: interval, on: context, s.generation)
+            case .upstream(.success(let v)):
+                if resetOnValue {
+                    s.generation += 1
+                    s.timer = channel.schedule(after: interval, on: context, s.generation)
+                }
+                next.send(value: v)
+            case .upstream(.failure(let end)):
+                s.timer = nil
+                next.send(end: end)
+            case .event(let generation):
+                guard generation == s.generation, s.timer != nil else { return }
+                s.timer = nil
+                next.send(end: .other(SignalOperatorError.timeout))
+            }
+        }
+    }
+}

@@ -1,0 +1,317 @@
+// Filtering operators. `filter` and `compactMap` are in the core.
+//
+// State: each stateful operator keeps a small value (a count, a flag, the last value, a ring
+// of values) in the per-activation state of `transform(initialState:)` or
+// `combine(initialState:)`; none takes a lock of its own.
+
+extension Signal {
+    // MARK: - Picking one value
+
+    /// Emits the first value for which `predicate` is true, then completes; completes without a
+    /// value if the signal ends first (`first(where:)` in Combine).
+    @inlinable
+    public func first(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) {
+                    next.send(value: v)
+                    next.complete()
+                }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the last value for which `predicate` is true when the signal completes; completes
+    /// without a value if there was none. Errors pass through without a value.
+    ///
+    /// State: the latest matching value, per activation.
+    @inlinable
+    public func last(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (last: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) { last = v }
+            case .failure(.complete):
+                if let l = last { next.send(value: l) }
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the only value for which `predicate` is true when the signal completes. Fails with
+    /// `SignalOperatorError.moreThanOneElement` as soon as a second one arrives, and with
+    /// `.noElements` if the signal completes without one (`single` in ReactiveX).
+    ///
+    /// State: the matching value, per activation.
+    @inlinable
+    public func single(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (found: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                guard predicate(v) else { return }
+                if found != nil {
+                    next.send(end: .other(SignalOperatorError.moreThanOneElement))
+                } else {
+                    found = v
+                }
+            case .failure(.complete):
+                if let f = found {
+                    next.send(value: f)
+                    next.complete()
+                } else {
+                    next.send(end: .other(SignalOperatorError.noElements))
+                }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the value at `index` (counting from zero), then completes; completes without a value
+    /// if the signal ends first (`elementAt`, `output(at:)`).
+    ///
+    /// State: a countdown, per activation.
+    @inlinable
+    public func elementAt(_ index: Int, context: Exec = .direct) -> Signal<T> {
+        precondition(index >= 0, "elementAt needs a non-negative index")
+        return transform(initialState: index, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if remaining == 0 {
+                    next.send(value: v)
+                    next.complete()
+                }
+                remaining -= 1
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    // MARK: - Skipping
+
+    /// Drops the first `count` values (`skip`, `dropFirst`).
+    ///
+    /// State: a countdown, per activation.
+    @inlinable
+    public func skip(_ count: Int, context: Exec = .direct) -> Signal<T> {
+        transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if remaining > 0 { remaining -= 1 } else { next.send(value: v) }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Drops the last `count` values: each value is held back until `count` newer ones have
+    /// arrived (`skipLast`, `dropLast`).
+    ///
+    /// State: a ring of the last `count` values, per activation.
+    @inlinable
+    public func skipLast(_ count: Int, context: Exec = .direct) -> Signal<T> {
+        guard count > 0 else { return transform(context: context) { r, next in next.send(result: r) } }
+        return transform(initialState: ([T](), 0), context: context) { (s: inout ([T], Int), r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if s.0.count < count {
+                    s.0.append(v)
+                } else {
+                    // The ring is full: the oldest value (at s.1) is now `count` values old.
+                    next.send(value: s.0[s.1])
+                    s.0[s.1] = v
+                    s.1 = (s.1 + 1) % count
+                }
+            case .failure(let e):
+                s = ([], 0)
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Drops values while `predicate` is true; from the first value for which it is false, lets
+    /// everything through (`skipWhile`, `drop(while:)`).
+    ///
+    /// State: whether the gate has opened, per activation.
+    @inlinable
+    public func skipWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
+        transform(initialState: false, context: context) { (open: inout Bool, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if !open && predicate(v) { return }
+                open = true
+                next.send(value: v)
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Drops values until `trigger` sends its first value (`skipUntil`, `drop(untilOutputFrom:)`).
+    /// The trigger's end is ignored: if it ends without a value, everything is dropped.
+    ///
+    /// State: whether the trigger has fired, per activation.
+    public func skipUntil<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
+        combine(trigger, initialState: false, context: context) { (open: inout Bool, e: EitherResult2<T, U>, next: SignalNext<T>) in
+            switch e {
+            case .result1(.success(let v)):
+                if open { next.send(value: v) }
+            case .result1(.failure(let end)):
+                next.send(end: end)
+            case .result2(.success):
+                open = true
+            case .result2(.failure):
+                break
+            }
+        }
+    }
+
+    // MARK: - Taking
+
+    /// Emits the first `count` values, then completes (`take`, `prefix`). With a count of zero it
+    /// completes when the first value or end arrives.
+    ///
+    /// State: a countdown, per activation.
+    @inlinable
+    public func take(_ count: Int, context: Exec = .direct) -> Signal<T> {
+        transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if remaining > 0 {
+                    remaining -= 1
+                    next.send(value: v)
+                }
+                if remaining == 0 { next.complete() }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the last `count` values when the signal completes (`takeLast`, `suffix`). Errors
+    /// pass through without values.
+    ///
+    /// State: a ring of the last `count` values, per activation.
+    @inlinable
+    public func takeLast(_ count: Int, context: Exec = .direct) -> Signal<T> {
+        transform(initialState: ([T](), 0), context: context) { (s: inout ([T], Int), r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                guard count > 0 else { return }
+                if s.0.count < count {
+                    s.0.append(v)
+                } else {
+                    s.0[s.1] = v
+                    s.1 = (s.1 + 1) % count
+                }
+            case .failure(.complete):
+                for i in 0..<s.0.count { next.send(value: s.0[(s.1 + i) % s.0.count]) }
+                s = ([], 0)
+                next.complete()
+            case .failure(let e):
+                s = ([], 0)
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits values while `predicate` is true and completes at the first value for which it is
+    /// false (`takeWhile`, `prefix(while:)`).
+    @inlinable
+    public func takeWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) { next.send(value: v) } else { next.complete() }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits values until `trigger` sends its first value, then completes (`takeUntil`,
+    /// `prefix(untilOutputFrom:)`). An error from the trigger ends the result with that error;
+    /// its completion or cancellation is ignored.
+    public func takeUntil<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
+        combine(trigger, context: context) { (e: EitherResult2<T, U>, next: SignalNext<T>) in
+            switch e {
+            case .result1(let r):
+                next.send(result: r)
+            case .result2(.success):
+                next.complete()
+            case .result2(.failure(.other(let error))):
+                next.send(end: .other(error))
+            case .result2(.failure):
+                break
+            }
+        }
+    }
+
+    /// Drops every value and passes the end through (`ignoreElements`, `ignoreOutput`).
+    @inlinable
+    public func ignoreElements(context: Exec = .direct) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            if case .failure(let e) = r { next.send(end: e) }
+        }
+    }
+
+    // MARK: - Sampling
+
+    /// Emits the latest value each time `trigger` sends a value, if a value arrived since the
+    /// last sample (`sample`). Ends when either signal ends (with that signal's end).
+    ///
+    /// State: the latest unsampled value, per activation.
+    public func sample<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
+        combine(trigger, initialState: T?.none, context: context) { (latest: inout T?, e: EitherResult2<T, U>, next: SignalNext<T>) in
+            switch e {
+            case .result1(.success(let v)):
+                latest = v
+            case .result2(.success):
+                if let l = latest {
+                    latest = nil
+                    next.send(value: l)
+                }
+            case .result1(.failure(let end)), .result2(.failure(let end)):
+                latest = nil
+                next.send(end: end)
+            }
+        }
+    }
+
+    /// Combines each value with the latest value of `other` (values arriving before `other` has
+    /// one are dropped) (`withLatestFrom`). Ends when this signal ends or `other` fails; `other`
+    /// completing or being cancelled keeps its last value in use.
+    ///
+    /// State: `other`'s latest value, per activation.
+    public func withLatestFrom<U: Sendable, V: Sendable>(
+        _ other: Signal<U>,
+        context: Exec = .direct,
+        _ combine: @escaping @Sendable (T, U) -> V
+    ) -> Signal<V> {
+        self.combine(other, initialState: U?.none, context: context) { (latest: inout U?, e: EitherResult2<T, U>, next: SignalNext<V>) in
+            switch e {
+            case .result1(.success(let v)):
+                if let u = latest { next.send(value: combine(v, u)) }
+            case .result1(.failure(let end)):
+                next.send(end: end)
+            case .result2(.success(let u)):
+                latest = u
+            case .result2(.failure(.other(let error))):
+                next.send(end: .other(error))
+            case .result2(.failure):
+                break
+            }
+        }
+    }
+
+    /// Emits the latest value of `other` each time this signal sends a value (`withLatestFrom`).
+    public func withLatestFrom<U: Sendable>(_ other: Signal<U>, context: Exec = .direct) -> Signal<U> {
+        withLatestFrom(other, context: context) { _, u in u }
+    }
+}

@@ -1,0 +1,186 @@
+// Shared machinery for operators that need more than one upstream: timers, inner signals
+// (flatMap and friends), activation-time work (startWith, timeout, timer sources).
+//
+// The approach: an operator's stage is a `combine` of the upstream with a private "side"
+// signal made by `Signal.generate`. On every activation the side signal sends, in-band, the
+// `SignalInput` it was handed (`.open`), and the stage keeps that input in its per-activation
+// state. Timers and inner subscriptions send their events into that input, so they reach the
+// processor through the same serialized node as upstream values: the processor never runs
+// concurrently with itself and needs no lock. When the stage deactivates, its state (and with
+// it the side input, every timer lifetime and every inner `SignalOutput`) is dropped; events
+// still in flight from the old activation go to the old side input, which is no longer
+// connected, so they can never reach a later activation.
+
+/// Errors produced by the library's operators (carried as `SignalEnd.other(_:)`).
+public enum SignalOperatorError: Error, Sendable, Equatable {
+    /// `timeout(interval:resetOnValue:context:)` fired before the signal ended.
+    case timeout
+    /// `single()` saw no value before the signal completed.
+    case noElements
+    /// `single()` saw a second value.
+    case moreThanOneElement
+}
+
+/// A value with the time (on its context's clock) at which it was observed.
+public struct Timestamped<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// The context clock's reading when the value passed the operator.
+    public var time: Duration
+
+    /// Pairs `value` with `time`.
+    public init(value: Value, time: Duration) {
+        self.value = value
+        self.time = time
+    }
+}
+
+extension Timestamped: Equatable where Value: Equatable {}
+
+/// A value with the time elapsed since the previous value (or since activation, for the first).
+public struct TimeIntervalled<Value: Sendable>: Sendable {
+    /// The value.
+    public var value: Value
+    /// Time since the previous value passed the operator (or since the stage was activated).
+    public var interval: Duration
+
+    /// Pairs `value` with `interval`.
+    public init(value: Value, interval: Duration) {
+        self.value = value
+        self.interval = interval
+    }
+}
+
+extension TimeIntervalled: Equatable where Value: Equatable {}
+
+/// What the side signal of a stage carries.
+@usableFromInline
+enum SideMessage<E: Sendable>: Sendable {
+    /// Sent once per activation: the input through which this activation's events arrive.
+    case open(SignalInput<SideMessage<E>>)
+    /// A private event (a timer tick, an inner signal's result, ...).
+    case event(E)
+}
+
+/// What a stage processor is called with.
+@usableFromInline
+enum StageEvent<T: Sendable, E: Sendable> {
+    /// The stage was activated (delivered before any upstream result of this activation).
+    case activated
+    /// A result from upstream.
+    case upstream(Result<T, SignalEnd>)
+    /// A private event sent through the stage's `StageChannel`.
+    case event(E)
+}
+
+/// A handle, valid for one activation of a stage, for sending private events into the stage.
+@usableFromInline
+struct StageChannel<E: Sendable>: Sendable {
+    @usableFromInline let input: SignalInput<SideMessage<E>>
+
+    @usableFromInline
+    init(input: SignalInput<SideMessage<E>>) { self.input = input }
+
+    /// Sends `event` to the stage (queued behind whatever the stage is processing now).
+    @usableFromInline
+    func send(_ event: E) {
+        input.send(value: .event(event))
+    }
+
+    /// Sends `event` to the stage after `delay` on `context`'s clock, unless the returned
+    /// lifetime is cancelled or released first. Keep the lifetime in the stage state.
+    @usableFromInline
+    func schedule(after delay: Duration, on context: Exec, _ event: E) -> any Lifetime {
+        let input = self.input
+        return context.schedule(after: delay) { [weak input] in
+            input?.send(value: .event(event))
+        }
+    }
+
+    /// Subscribes `signal`, wrapping each of its results as an event for the stage. Keep the
+    /// output in the stage state; releasing it ends the subscription.
+    @usableFromInline
+    func subscribe<U: Sendable>(
+        _ signal: Signal<U>,
+        _ wrap: @escaping @Sendable (Result<U, SignalEnd>) -> E
+    ) -> SignalOutput<U> {
+        let input = self.input
+        return signal.subscribe { [weak input] result in
+            input?.send(value: .event(wrap(result)))
+        }
+    }
+}
+
+/// The per-activation state of a stage: the user's state, the channel once it is open, and
+/// upstream results that arrived before it.
+@usableFromInline
+struct StageState<S: Sendable, T: Sendable, E: Sendable>: Sendable {
+    @usableFromInline var user: S
+    @usableFromInline var channel: StageChannel<E>?
+    @usableFromInline var early: [Result<T, SignalEnd>]
+
+    @usableFromInline
+    init(user: S) {
+        self.user = user
+        self.channel = nil
+        self.early = []
+    }
+}
+
+extension Signal {
+    /// Builds a stage whose processor sees upstream results, an activation event and private
+    /// events (timers, inner signals) in one serialized sequence. See the top of this file.
+    @usableFromInline
+    func stage<S: Sendable, E: Sendable, U: Sendable>(
+        initialState: S,
+        eventType: E.Type = E.self,
+        _ processor: @escaping @Sendable (inout S, StageEvent<T, E>, StageChannel<E>, SignalNext<U>) -> Void
+    ) -> Signal<U> {
+        let side = Signal<SideMessage<E>>.generate(delivery: delivery) { input in
+            input?.send(value: .open(input!))
+        }
+        return combine(side, initialState: StageState<S, T, E>(user: initialState)) {
+            (state: inout StageState<S, T, E>, either: EitherResult2<T, SideMessage<E>>, next: SignalNext<U>) in
+            switch either {
+            case .result1(let result):
+                if let channel = state.channel {
+                    processor(&state.user, .upstream(result), channel, next)
+                } else {
+                    state.early.append(result)
+                }
+            case .result2(.success(.open(let input))):
+                let channel = StageChannel(input: input)
+                state.channel = channel
+                processor(&state.user, .activated, channel, next)
+                if !state.early.isEmpty {
+                    let early = state.early
+                    state.early = []
+                    for result in early {
+                        processor(&state.user, .upstream(result), channel, next)
+                    }
+                }
+            case .result2(.success(.event(let event))):
+                if let channel = state.channel {
+                    processor(&state.user, .event(event), channel, next)
+                }
+            case .result2(.failure):
+                // The side signal ends only when the stage deactivates; nothing to do.
+                break
+            }
+        }
+    }
+
+    /// A signal that sends nothing and never ends while active (the upstream of source stages).
+    @usableFromInline
+    static func silent(delivery: DeliveryVariant = .lockFree) -> Signal<T> {
+        Signal<T>.generate(delivery: delivery) { _ in }
+    }
+}
+
+/// Lets a `Task` be held as a `Lifetime`: cancelling or releasing it cancels the task.
+final class TaskLifetime: Lifetime {
+    let task: Task<Void, Never>
+    init(_ task: Task<Void, Never>) { self.task = task }
+    func cancel() { task.cancel() }
+    deinit { task.cancel() }
+}

@@ -1,0 +1,287 @@
+// Time-based operators and sources.
+//
+// Every one takes its clock from `context`: timers are `context.schedule(after:_:)` and
+// readings are `context.now()`, so with `Exec.custom(VirtualTimeContext())` they run in
+// virtual time, deterministically. A timer's firing never calls the processor directly: it is
+// sent into the stage's private input (see OperatorSupport.swift) and so is serialized with
+// upstream values. Timer lifetimes live in the per-activation state; deactivation drops them,
+// which cancels the timers. No operator here takes a lock of its own.
+//
+// Results caused by a timer are delivered on the thread that runs the timer (on `context`);
+// results caused by an upstream value are delivered where that value arrived.
+
+extension Signal {
+    // MARK: - Sources
+
+    /// A signal that sends `value` once, `interval` after it is activated, then completes
+    /// (`timer`).
+    ///
+    /// State: the timer's lifetime, per activation.
+    public static func timer(interval: Duration, value: T, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<T> {
+        Signal<Never>.silent(delivery: delivery).stage(initialState: (any Lifetime)?.none, eventType: Void.self) {
+            (timer: inout (any Lifetime)?, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                timer = channel.schedule(after: interval, on: context, ())
+            case .upstream:
+                break
+            case .event:
+                timer = nil
+                next.send(value: value)
+                next.complete()
+            }
+        }
+    }
+
+    // MARK: - Rate limiting
+
+    /// Emits a value only once `interval` has passed without another value arriving; a newer
+    /// value restarts the wait (`debounce`). A value still waiting when the signal completes is
+    /// emitted before the completion; errors and cancellation drop it.
+    ///
+    /// State: the waiting value, the timer's lifetime and a generation number, per activation.
+    public func debounce(interval: Duration, context: Exec = .global) -> Signal<T> {
+        typealias S = (pending: T?, timer: (any Lifetime)?, generation: Int)
+        return stage(initialState: S(nil, nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(.success(let v)):
+                s.pending = v
+                s.generation += 1
+                s.timer = channel.schedule(after: interval, on: context, s.generation)
+            case .upstream(.failure(.complete)):
+                s.timer = nil
+                if let p = s.pending { next.send(value: p) }
+                s.pending = nil
+                next.complete()
+            case .upstream(.failure(let end)):
+                s = (nil, nil, s.generation)
+                next.send(end: end)
+            case .event(let generation):
+                guard generation == s.generation, let p = s.pending else { return }
+                s.pending = nil
+                s.timer = nil
+                next.send(value: p)
+            }
+        }
+    }
+
+    /// Emits a value, then drops values until `interval` has passed since it (`throttleFirst`,
+    /// `throttle(latest: false)`).
+    ///
+    /// State: the time of the last value let through, per activation (read from
+    /// `context.now()`; no timer is needed).
+    @inlinable
+    public func throttleFirst(interval: Duration, context: Exec = .global) -> Signal<T> {
+        transform(initialState: Duration?.none) { (last: inout Duration?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                let now = context.now()
+                if let l = last, now - l < interval { return }
+                last = now
+                next.send(value: v)
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits each value, and the completion, `interval` later (`delay`). Errors and
+    /// cancellation are passed on at once, dropping values still waiting.
+    ///
+    /// State: a queue of waiting results with their due times, the timer for the first of them
+    /// and a generation number, per activation.
+    public func delay(interval: Duration, context: Exec = .global) -> Signal<T> {
+        typealias S = (queue: [(due: Duration, result: Result<T, SignalEnd>)], head: Int, timer: (any Lifetime)?, generation: Int)
+        return stage(initialState: S([], 0, nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(let r):
+                if case .failure(let end) = r, !end.isComplete {
+                    s = ([], 0, nil, s.generation)
+                    return next.send(end: end)
+                }
+                s.queue.append((context.now() + interval, r))
+                if s.timer == nil {
+                    s.generation += 1
+                    s.timer = channel.schedule(after: interval, on: context, s.generation)
+                }
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                s.timer = nil
+                let now = context.now()
+                while s.head < s.queue.count, s.queue[s.head].due <= now {
+                    let r = s.queue[s.head].result
+                    s.head += 1
+                    next.send(result: r)
+                }
+                if s.head == s.queue.count {
+                    s.queue.removeAll(keepingCapacity: true)
+                    s.head = 0
+                } else {
+                    if s.head > 64 && s.head * 2 > s.queue.count {
+                        s.queue.removeFirst(s.head)
+                        s.head = 0
+                    }
+                    s.generation += 1
+                    s.timer = channel.schedule(after: s.queue[s.head].due - now, on: context, s.generation)
+                }
+            }
+        }
+    }
+
+    // MARK: - Time stamps
+
+    /// Pairs each value with `context.now()` at the moment it passes (`timestamp`).
+    @inlinable
+    public func timestamp(context: Exec = .global) -> Signal<Timestamped<T>> {
+        map { Timestamped(value: $0, time: context.now()) }
+    }
+
+    /// Pairs each value with the time since the previous value, or since activation for the
+    /// first (`timeInterval`), measured on `context`'s clock.
+    ///
+    /// State: the time of the previous value (or of activation), per activation.
+    public func timeInterval(context: Exec = .global) -> Signal<TimeIntervalled<T>> {
+        stage(initialState: Duration.zero, eventType: Never.self) {
+            (last: inout Duration, e: StageEvent<T, Never>, _, next: SignalNext<TimeIntervalled<T>>) in
+            switch e {
+            case .activated:
+                last = context.now()
+            case .upstream(.success(let v)):
+                let now = context.now()
+                next.send(value: TimeIntervalled(value: v, interval: now - last))
+                last = now
+            case .upstream(.failure(let end)):
+                next.send(end: end)
+            case .event:
+                break
+            }
+        }
+    }
+
+    // MARK: - Time-based grouping
+
+    /// Emits the values collected during each `timeSpan` (counting from activation) as an array,
+    /// empty if none arrived; an array that reaches `count` values is emitted at once and starts
+    /// a new span (`buffer(timeSpan:count:scheduler:)`, `collect(.byTimeOrCount)`). On completion
+    /// the values collected so far are emitted (if any) before it; errors drop them.
+    ///
+    /// State: the array being filled, the span's timer and a generation number, per activation.
+    public func buffer(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<[T]> {
+        precondition(count > 0, "buffer(timeSpan:count:) needs a positive count")
+        typealias S = (buffer: [T], timer: (any Lifetime)?, generation: Int)
+        return stage(initialState: S([], nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<[T]>) in
+            func restart() {
+                s.generation += 1
+                s.timer = channel.schedule(after: timeSpan, on: context, s.generation)
+            }
+            switch e {
+            case .activated:
+                restart()
+            case .upstream(.success(let v)):
+                s.buffer.append(v)
+                if s.buffer.count >= count {
+                    let full = s.buffer
+                    s.buffer = []
+                    restart()
+                    next.send(value: full)
+                }
+            case .upstream(.failure(.complete)):
+                s.timer = nil
+                if !s.buffer.isEmpty { next.send(value: s.buffer) }
+                s.buffer = []
+                next.complete()
+            case .upstream(.failure(let end)):
+                s = ([], nil, s.generation)
+                next.send(end: end)
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                let span = s.buffer
+                s.buffer = []
+                restart()
+                next.send(value: span)
+            }
+        }
+    }
+
+    /// Splits the values into consecutive signals, each open for `timeSpan` (counting from
+    /// activation) or until it has `count` values, whichever is first (`window(timeSpan:count:)`).
+    /// A new window opens as soon as the previous one closes, so windows may be empty.
+    ///
+    /// Subscribe to each window inside the handler that receives it. The end of this signal
+    /// ends the open window too.
+    /// State: the open window's input, its count, the span's timer and a generation number,
+    /// per activation.
+    public func window(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<Signal<T>> {
+        precondition(count > 0, "window(timeSpan:count:) needs a positive count")
+        typealias S = (window: SignalInput<T>?, count: Int, timer: (any Lifetime)?, generation: Int)
+        let delivery = self.delivery
+        return stage(initialState: S(nil, 0, nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<Signal<T>>) in
+            func open() {
+                s.window?.complete()
+                let (input, signal) = Signal<T>.create(delivery: delivery)
+                s.window = input
+                s.count = 0
+                s.generation += 1
+                s.timer = channel.schedule(after: timeSpan, on: context, s.generation)
+                next.send(value: signal)
+            }
+            switch e {
+            case .activated:
+                open()
+            case .upstream(.success(let v)):
+                s.window?.send(value: v)
+                s.count += 1
+                if s.count >= count { open() }
+            case .upstream(.failure(let end)):
+                s.window?.send(end: end)
+                s = (nil, 0, nil, s.generation)
+                next.send(end: end)
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                open()
+            }
+        }
+    }
+}
+
+extension Signal where T == Void {
+    /// A signal that sends `()` once, `interval` after it is activated, then completes (`timer`).
+    public static func timer(interval: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Void> {
+        timer(interval: interval, value: (), context: context, delivery: delivery)
+    }
+}
+
+extension Signal where T == Int {
+    /// A signal that sends 0, 1, 2, … every `period` after it is activated (`interval`). Ticks
+    /// are scheduled against the activation time, so they do not drift.
+    ///
+    /// State: the activation time, the tick count and the next tick's timer, per activation.
+    public static func interval(_ period: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
+        precondition(period > .zero, "interval needs a positive period")
+        typealias S = (start: Duration, ticks: Int, timer: (any Lifetime)?)
+        return Signal<Never>.silent(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
+            (s: inout S, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<Int>) in
+            switch e {
+            case .activated:
+                s.start = context.now()
+                s.timer = channel.schedule(after: period, on: context, ())
+            case .upstream:
+                break
+            case .event:
+                let n = s.ticks
+                s.ticks += 1
+                let due = s.start + period * (s.ticks + 1)
+                s.timer = channel.schedule(after: due - context.now(), on: context, ())
+                next.send(value: n)
+            }
+        }
+    }
+}

@@ -1,0 +1,387 @@
+// Transforming operators. `map`, `compactMap` and `filter` are in the core.
+//
+// State: every stateful operator here keeps its state in the `initialState` of
+// `transform(initialState:)` (or of a `stage`, see OperatorSupport.swift), which the core
+// creates afresh on each activation and touches only from the serialized processor. No
+// operator here takes a lock of its own.
+
+/// A key and the signal of the values that `groupBy(_:)` routed to it.
+public struct SignalGroup<Key: Sendable, Value: Sendable>: Sendable {
+    /// The key shared by every value in `signal`.
+    public let key: Key
+    /// The values with this key; subscribe to it when it is delivered (values sent while it has
+    /// no subscriber are dropped).
+    public let signal: Signal<Value>
+}
+
+/// How the flattening operators treat a new inner signal while others are running.
+@usableFromInline
+enum FlattenStrategy: Sendable {
+    case merge, latest, first, concat
+}
+
+/// An inner signal's result, tagged with the inner signal's number.
+@usableFromInline
+struct InnerResult<U: Sendable>: Sendable {
+    @usableFromInline var id: Int
+    @usableFromInline var result: Result<U, SignalEnd>
+    @usableFromInline init(id: Int, result: Result<U, SignalEnd>) {
+        self.id = id
+        self.result = result
+    }
+}
+
+/// Per-activation state of the flattening operators.
+@usableFromInline
+struct FlattenState<U: Sendable>: Sendable {
+    @usableFromInline var nextID = 0
+    @usableFromInline var active: [Int: SignalOutput<U>] = [:]
+    @usableFromInline var waiting: [Signal<U>] = []
+    @usableFromInline var outerComplete = false
+    @usableFromInline init() {}
+}
+
+extension Signal {
+    // MARK: - Accumulating
+
+    /// Emits `initialValue` combined with each value by `combine`, then the running result for
+    /// every later value (`scan` in ReactiveX and Combine).
+    ///
+    /// State: the running result, in the stage's per-activation state.
+    @inlinable
+    public func scan<U: Sendable>(
+        initialValue: U,
+        context: Exec = .direct,
+        _ combine: @escaping @Sendable (U, T) -> U
+    ) -> Signal<U> {
+        transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
+            switch r {
+            case .success(let v):
+                acc = combine(acc, v)
+                next.send(value: acc)
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Combines every value into one result, which it emits when the signal completes
+    /// (`reduce` in ReactiveX and Combine). Errors and cancellation pass through without a
+    /// result.
+    ///
+    /// State: the running result, in the stage's per-activation state.
+    @inlinable
+    public func reduce<U: Sendable>(
+        initialValue: U,
+        context: Exec = .direct,
+        _ combine: @escaping @Sendable (U, T) -> U
+    ) -> Signal<U> {
+        transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
+            switch r {
+            case .success(let v):
+                acc = combine(acc, v)
+            case .failure(.complete):
+                next.send(value: acc)
+                next.complete()
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    // MARK: - Flattening
+
+    /// Subscribes to the signal that `transform` makes of each value and merges all their values
+    /// (`flatMap` in ReactiveX; `flatMap(.merge)` in ReactiveSwift).
+    ///
+    /// Completes once this signal and every inner signal have completed; the first error or
+    /// cancellation of this signal or of an inner signal ends the result at once.
+    /// State: the inner subscriptions, in the stage's per-activation state; inner values reach
+    /// the stage through its private input, serialized with upstream values.
+    public func flatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
+        flatten(.merge, transform)
+    }
+
+    /// Like `flatMap(_:)`, but a new value cancels the inner signal made from the previous one
+    /// (`flatMapLatest` in RxSwift, `switchToLatest` in Combine).
+    public func flatMapLatest<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
+        flatten(.latest, transform)
+    }
+
+    /// Like `flatMap(_:)`, but values that arrive while an inner signal is running are ignored
+    /// (`flatMapFirst` in RxSwift, `exhaustMap` in RxJS).
+    public func flatMapFirst<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
+        flatten(.first, transform)
+    }
+
+    /// Like `flatMap(_:)`, but inner signals run one after another, in order: the next inner
+    /// signal is subscribed when the previous one completes (`concatMap`).
+    ///
+    /// `transform` runs when the value arrives; its signal is subscribed later.
+    public func concatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
+        flatten(.concat, transform)
+    }
+
+    /// Forwards the values of the latest signal this signal has delivered, cancelling the previous
+    /// one (`switchLatest` in RxSwift, `switchToLatest` in Combine).
+    public func switchLatest<U: Sendable>() -> Signal<U> where T == Signal<U> {
+        flatten(.latest) { $0 }
+    }
+
+    @usableFromInline
+    func flatten<U: Sendable>(
+        _ strategy: FlattenStrategy,
+        _ transform: @escaping @Sendable (T) -> Signal<U>
+    ) -> Signal<U> {
+        stage(initialState: FlattenState<U>(), eventType: InnerResult<U>.self) {
+            (s: inout FlattenState<U>, event: StageEvent<T, InnerResult<U>>, channel: StageChannel<InnerResult<U>>, next: SignalNext<U>) in
+            func start(_ inner: Signal<U>) {
+                let id = s.nextID
+                s.nextID += 1
+                s.active[id] = channel.subscribe(inner) { InnerResult(id: id, result: $0) }
+            }
+            func finish(_ end: SignalEnd) {
+                s.active = [:]
+                s.waiting = []
+                next.send(end: end)
+            }
+            switch event {
+            case .activated:
+                break
+            case .upstream(.success(let v)):
+                switch strategy {
+                case .merge:
+                    start(transform(v))
+                case .latest:
+                    s.active = [:]  // releasing the outputs cancels them
+                    start(transform(v))
+                case .first:
+                    if s.active.isEmpty { start(transform(v)) }
+                case .concat:
+                    if s.active.isEmpty { start(transform(v)) } else { s.waiting.append(transform(v)) }
+                }
+            case .upstream(.failure(.complete)):
+                s.outerComplete = true
+                if s.active.isEmpty && s.waiting.isEmpty { finish(.complete) }
+            case .upstream(.failure(let e)):
+                finish(e)
+            case .event(let inner):
+                guard s.active[inner.id] != nil else { return }  // cancelled or stale
+                switch inner.result {
+                case .success(let u):
+                    next.send(value: u)
+                case .failure(.complete):
+                    s.active[inner.id] = nil
+                    if !s.waiting.isEmpty {
+                        start(s.waiting.removeFirst())
+                    } else if s.active.isEmpty && s.outerComplete {
+                        finish(.complete)
+                    }
+                case .failure(let e):
+                    finish(e)
+                }
+            }
+        }
+    }
+
+    // MARK: - Ends as values
+
+    /// Turns every result, including the end, into a value; the result then completes
+    /// (`materialize`).
+    @inlinable
+    public func materialize(context: Exec = .direct) -> Signal<Result<T, SignalEnd>> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Result<T, SignalEnd>>) in
+            next.send(value: r)
+            if case .failure = r { next.complete() }
+        }
+    }
+
+    /// The inverse of `materialize()`: sends each `Result` as a value or an end.
+    @inlinable
+    public func dematerialize<U: Sendable>(context: Exec = .direct) -> Signal<U> where T == Result<U, SignalEnd> {
+        transform(context: context) { (r: Result<Result<U, SignalEnd>, SignalEnd>, next: SignalNext<U>) in
+            switch r {
+            case .success(let inner): next.send(result: inner)
+            case .failure(let e): next.send(end: e)
+            }
+        }
+    }
+
+    /// Replaces the error of a `.other` end with `transform(error)`; values, `.complete` and
+    /// `.cancelled` pass through (`mapError`).
+    @inlinable
+    public func mapErrors(
+        context: Exec = .direct,
+        _ transform: @escaping @Sendable (any Error) -> any Error
+    ) -> Signal<T> {
+        self.transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .failure(.other(let error)): next.send(end: .other(transform(error)))
+            default: next.send(result: r)
+            }
+        }
+    }
+
+    /// Maps each value to the property at `keyPath` (`map(\.property)`).
+    @inlinable
+    public func keyPath<U: Sendable>(_ keyPath: KeyPath<T, U> & Sendable, context: Exec = .direct) -> Signal<U> {
+        map(context: context) { $0[keyPath: keyPath] }
+    }
+
+    // MARK: - Dropping repeats
+
+    /// Drops values for which `isEquivalent(previous, value)` is true, where `previous` is the
+    /// last value let through (`distinctUntilChanged`, `removeDuplicates`).
+    ///
+    /// State: the last value let through, per activation.
+    @inlinable
+    public func distinctUntilChanged(
+        context: Exec = .direct,
+        by isEquivalent: @escaping @Sendable (T, T) -> Bool
+    ) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (last: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if let l = last, isEquivalent(l, v) { return }
+                last = v
+                next.send(value: v)
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Drops values equal to the previous value let through.
+    @inlinable
+    public func distinctUntilChanged(context: Exec = .direct) -> Signal<T> where T: Equatable {
+        distinctUntilChanged(context: context) { $0 == $1 }
+    }
+
+    /// Drops every value equal to one let through before, during this activation (`distinct`).
+    ///
+    /// State: a `Set` of every value seen, per activation (it grows with the number of distinct
+    /// values).
+    @inlinable
+    public func distinct(context: Exec = .direct) -> Signal<T> where T: Hashable {
+        transform(initialState: Set<T>(), context: context) { (seen: inout Set<T>, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if seen.insert(v).inserted { next.send(value: v) }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    // MARK: - Grouping
+
+    /// Collects values into arrays of `count` (`buffer(count:)`, `collect(_:)`); when the signal
+    /// completes, a last, shorter array is emitted if values are left over. Errors drop them.
+    ///
+    /// State: the array being filled, per activation.
+    @inlinable
+    public func buffer(count: Int, context: Exec = .direct) -> Signal<[T]> {
+        precondition(count > 0, "buffer(count:) needs a positive count")
+        return transform(initialState: [T](), context: context) { (buf: inout [T], r: Result<T, SignalEnd>, next: SignalNext<[T]>) in
+            switch r {
+            case .success(let v):
+                buf.append(v)
+                if buf.count == count {
+                    let full = buf
+                    buf.removeAll(keepingCapacity: true)
+                    next.send(value: full)
+                }
+            case .failure(.complete):
+                if !buf.isEmpty { next.send(value: buf) }
+                buf = []
+                next.complete()
+            case .failure(let e):
+                buf = []
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Splits the values into consecutive signals of `count` values each (`window(count:)`).
+    ///
+    /// Each window is delivered before its first value is sent into it: subscribe to it inside
+    /// the handler that receives it (values sent to a window without a subscriber are dropped).
+    /// The end of this signal ends the open window too.
+    /// State: the open window's input and its count, per activation.
+    public func window(count: Int, delivery: DeliveryVariant = .lockFree, context: Exec = .direct) -> Signal<Signal<T>> {
+        precondition(count > 0, "window(count:) needs a positive count")
+        return transform(initialState: (SignalInput<T>?.none, 0), context: context) {
+            (s: inout (SignalInput<T>?, Int), r: Result<T, SignalEnd>, next: SignalNext<Signal<T>>) in
+            switch r {
+            case .success(let v):
+                let input: SignalInput<T>
+                if let open = s.0 {
+                    input = open
+                } else {
+                    let (i, signal) = Signal<T>.create(delivery: delivery)
+                    input = i
+                    s = (i, 0)
+                    next.send(value: signal)
+                }
+                input.send(value: v)
+                s.1 += 1
+                if s.1 == count {
+                    input.complete()
+                    s = (nil, 0)
+                }
+            case .failure(let e):
+                s.0?.send(end: e)
+                s = (nil, 0)
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Routes each value to a signal per key (`groupBy`): a `SignalGroup` is delivered the first
+    /// time a key is seen, then that key's values go to its signal. The end of this signal ends
+    /// every group.
+    ///
+    /// Subscribe to each group's signal inside the handler that receives it.
+    /// State: a dictionary from key to the group's input, per activation.
+    public func groupBy<K: Hashable & Sendable>(
+        delivery: DeliveryVariant = .lockFree,
+        context: Exec = .direct,
+        _ key: @escaping @Sendable (T) -> K
+    ) -> Signal<SignalGroup<K, T>> {
+        transform(initialState: [K: SignalInput<T>](), context: context) {
+            (groups: inout [K: SignalInput<T>], r: Result<T, SignalEnd>, next: SignalNext<SignalGroup<K, T>>) in
+            switch r {
+            case .success(let v):
+                let k = key(v)
+                if let input = groups[k] {
+                    input.send(value: v)
+                } else {
+                    let (input, signal) = Signal<T>.create(delivery: delivery)
+                    groups[k] = input
+                    next.send(value: SignalGroup(key: k, signal: signal))
+                    input.send(value: v)
+                }
+            case .failure(let e):
+                for input in groups.values { input.send(end: e) }
+                groups = [:]
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Pairs each value with its index, counting from zero on each activation (`enumerated`).
+    ///
+    /// State: the next index, per activation.
+    @inlinable
+    public func enumerated(context: Exec = .direct) -> Signal<(index: Int, element: T)> {
+        transform(initialState: 0, context: context) { (n: inout Int, r: Result<T, SignalEnd>, next: SignalNext<(index: Int, element: T)>) in
+            switch r {
+            case .success(let v):
+                next.send(value: (index: n, element: v))
+                n += 1
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+}
