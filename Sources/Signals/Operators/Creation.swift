@@ -24,7 +24,9 @@ extension Signal {
 
     /// A signal that sends nothing and never ends while active (`never`).
     public static func never(delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        generate(delivery: delivery) { _ in }
+        // A generate input that is released sends `.cancelled`: keep it until deactivation.
+        let holder = SideInputHolder<T>()
+        return generate(delivery: delivery) { input in holder.replace(with: input) }
     }
 
     /// A signal that fails with `error` as soon as it is activated (`error`, `fail`).

@@ -1,3 +1,5 @@
+import Synchronization
+
 // Shared machinery for operators that need more than one upstream: timers, inner signals
 // (flatMap and friends), activation-time work (startWith, timeout, timer sources).
 //
@@ -136,7 +138,14 @@ extension Signal {
         eventType: E.Type = E.self,
         _ processor: @escaping @Sendable (inout S, StageEvent<T, E>, StageChannel<E>, SignalNext<U>) -> Void
     ) -> Signal<U> {
+        // The holder keeps each activation's side input alive until the side node has been
+        // deactivated (by then the input belongs to an old generation, so releasing it is
+        // harmless). Without it, the stage state's copy would be the last reference: it is
+        // dropped while the side node is still active, and the release would send `.cancelled`
+        // and end the side node for good, so a later activation would never open.
+        let holder = SideInputHolder<SideMessage<E>>()
         let side = Signal<SideMessage<E>>.generate(delivery: delivery) { input in
+            holder.replace(with: input)
             input?.send(value: .open(input!))
         }
         return combine(side, initialState: StageState<S, T, E>(user: initialState)) {
@@ -173,7 +182,22 @@ extension Signal {
     /// A signal that sends nothing and never ends while active (the upstream of source stages).
     @usableFromInline
     static func silent(delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        Signal<T>.generate(delivery: delivery) { _ in }
+        never(delivery: delivery)
+    }
+}
+
+/// Holds the side input of the current activation of a stage. Touched only by the side
+/// node's activation callbacks (at activation and deactivation, never on the value path); the
+/// mutex makes that visible to Swift's checker and costs nothing measurable there.
+final class SideInputHolder<T: Sendable>: Sendable {
+    let input = Mutex<SignalInput<T>?>(nil)
+    init() {}
+    func replace(with new: SignalInput<T>?) {
+        let old = input.withLock { i -> SignalInput<T>? in
+            defer { i = new }
+            return i
+        }
+        withExtendedLifetime(old) {}  // released outside the lock
     }
 }
 
