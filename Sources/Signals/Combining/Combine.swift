@@ -3,6 +3,7 @@ extension Signal {
     /// Combines this signal with another: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    @inlinable
     public func combine<U2, V>(
         _ s2: Signal<U2>, context: Exec = .direct,
         _ processor: @escaping @Sendable (EitherResult2<T, U2>, SignalNext<V>) -> Void
@@ -13,6 +14,7 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    @inlinable
     public func combine<S: Sendable, U2, V>(
         _ s2: Signal<U2>, initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, EitherResult2<T, U2>, SignalNext<V>) -> Void
@@ -23,19 +25,21 @@ extension Signal {
     }
 
     /// A node that takes every result of each input, tagged; never ends by itself.
+    @inlinable
     func combinedNode2<U2>(_ s2: Signal<U2>) -> Signal<EitherResult2<T, U2>> {
         let node = SignalNode<EitherResult2<T, U2>>(variant: delivery)
         guard takeOutput() && s2.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { .success(.result1($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { .success(.result2($0)) }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
         return Signal<EitherResult2<T, U2>>(rootedAt: node)
     }
 
     /// Combines this signal with 2 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    @inlinable
     public func combine<U2, U3, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, context: Exec = .direct,
         _ processor: @escaping @Sendable (EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
@@ -46,6 +50,7 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    @inlinable
     public func combine<S: Sendable, U2, U3, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
@@ -56,20 +61,22 @@ extension Signal {
     }
 
     /// A node that takes every result of each input, tagged; never ends by itself.
+    @inlinable
     func combinedNode3<U2, U3>(_ s2: Signal<U2>, _ s3: Signal<U3>) -> Signal<EitherResult3<T, U2, U3>> {
         let node = SignalNode<EitherResult3<T, U2, U3>>(variant: delivery)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { .success(.result1($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { .success(.result2($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { .success(.result3($0)) }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
         return Signal<EitherResult3<T, U2, U3>>(rootedAt: node)
     }
 
     /// Combines this signal with 3 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    @inlinable
     public func combine<U2, U3, U4, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, context: Exec = .direct,
         _ processor: @escaping @Sendable (EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
@@ -80,6 +87,7 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    @inlinable
     public func combine<S: Sendable, U2, U3, U4, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
@@ -90,21 +98,23 @@ extension Signal {
     }
 
     /// A node that takes every result of each input, tagged; never ends by itself.
+    @inlinable
     func combinedNode4<U2, U3, U4>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>) -> Signal<EitherResult4<T, U2, U3, U4>> {
         let node = SignalNode<EitherResult4<T, U2, U3, U4>>(variant: delivery)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { .success(.result1($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { .success(.result2($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { .success(.result3($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { .success(.result4($0)) }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in { r in n.deliver(.success(.result4(r))) } }))
         return Signal<EitherResult4<T, U2, U3, U4>>(rootedAt: node)
     }
 
     /// Combines this signal with 4 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    @inlinable
     public func combine<U2, U3, U4, U5, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>, context: Exec = .direct,
         _ processor: @escaping @Sendable (EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
@@ -115,6 +125,7 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    @inlinable
     public func combine<S: Sendable, U2, U3, U4, U5, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>, initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
@@ -125,16 +136,17 @@ extension Signal {
     }
 
     /// A node that takes every result of each input, tagged; never ends by itself.
+    @inlinable
     func combinedNode5<U2, U3, U4, U5>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>) -> Signal<EitherResult5<T, U2, U3, U4, U5>> {
         let node = SignalNode<EitherResult5<T, U2, U3, U4, U5>>(variant: delivery)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() && s5.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { .success(.result1($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { .success(.result2($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { .success(.result3($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { .success(.result4($0)) }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s5, into: node) { .success(.result5($0)) }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in { r in n.deliver(.success(.result4(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s5, into: node) { n in { r in n.deliver(.success(.result5(r))) } }))
         return Signal<EitherResult5<T, U2, U3, U4, U5>>(rootedAt: node)
     }
 }

@@ -1,6 +1,7 @@
 extension Signal {
     /// Emits `combiner(latestA, latestB)` each time either input emits, once both have
     /// emitted. Ends with an error from either input at once; completes when both have ended.
+    @inlinable
     public func combineLatest<U: Sendable, V: Sendable>(
         _ other: Signal<U>, context: Exec = .direct, _ combiner: @escaping @Sendable (T, U) -> V
     ) -> Signal<V> {
@@ -22,6 +23,7 @@ extension Signal {
 
     /// Pairs the n-th value of this signal with the n-th value of `other`. Ends when either
     /// input has ended and its unpaired values are used up.
+    @inlinable
     public func zip<U: Sendable>(_ other: Signal<U>, context: Exec = .direct) -> Signal<(T, U)> {
         combine(other, initialState: ZipQueues<T, U>(), context: context) { state, either, next in
             switch either {
@@ -41,12 +43,13 @@ extension Signal {
 
     /// Interleaves the values of this signal and `others` as they arrive. An error from any
     /// input ends the result at once; it completes when every input has ended.
+    @inlinable
     public func merge(with others: Signal<T>..., context: Exec = .direct) -> Signal<T> {
         let all = [self] + others
         let node = SignalNode<Tagged<T>>(variant: delivery)
         for (i, s) in all.enumerated() {
             guard s.takeOutput() else { return .duplicate(delivery: delivery, root: node) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { .success(Tagged(index: i, result: $0)) }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in { r in n.deliver(.success(Tagged(index: i, result: r))) } }))
         }
         let count = all.count
         return Signal<Tagged<T>>(rootedAt: node).transform(initialState: 0, context: context) { ended, r, next in
@@ -63,22 +66,31 @@ extension Signal {
 }
 
 /// The latest value of each of two inputs.
+@usableFromInline
 struct LatestPair<A: Sendable, B: Sendable>: Sendable {
-    var first: A?
-    var second: B?
-    var ended = 0
+    @usableFromInline var first: A?
+    @usableFromInline var second: B?
+    @usableFromInline var ended = 0
+    @inlinable init() {}
 }
 
 /// Unpaired values of each of two zipped inputs.
+@usableFromInline
 struct ZipQueues<A: Sendable, B: Sendable>: Sendable {
-    var firsts: [A] = []
-    var seconds: [B] = []
-    var firstEnd: SignalEnd?
-    var secondEnd: SignalEnd?
+    @usableFromInline var firsts: [A] = []
+    @usableFromInline var seconds: [B] = []
+    @usableFromInline var firstEnd: SignalEnd?
+    @usableFromInline var secondEnd: SignalEnd?
+    @inlinable init() {}
 }
 
 /// A result tagged with the index of the input it came from.
+@usableFromInline
 struct Tagged<T: Sendable>: Sendable {
-    let index: Int
-    let result: Result<T, SignalEnd>
+    @usableFromInline let index: Int
+    @usableFromInline let result: Result<T, SignalEnd>
+    @inlinable init(index: Int, result: Result<T, SignalEnd>) {
+        self.index = index
+        self.result = result
+    }
 }

@@ -30,7 +30,13 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     ///
     /// - Throws: `SignalBindError.duplicate` if already bound (or the signal's output was
     ///   taken), `.loop` if `input` feeds this junction's signal, `.cancelled` after `cancel()`.
+    @inlinable
     public func bind(to input: SignalInput<T>) throws(SignalBindError) {
+        try bind(to: input) { r in input.send(result: r) }
+    }
+
+    @usableFromInline
+    func bind(to input: SignalInput<T>, sink: @escaping SignalSink<T>) throws(SignalBindError) {
         guard let source else { throw .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
         let claimed: SignalBindError? = binding.withLock { b in
@@ -49,7 +55,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             binding.withLock { $0 = Binding() }
             throw .loop
         }
-        let attachment = source.attachChain { r in input.send(result: r) }
+        let attachment = source.attachChain(sink)
         let stale = binding.withLock { b -> ChainAttachment? in
             if b.input === input, b.attachment == nil {
                 b.attachment = attachment

@@ -9,7 +9,7 @@ public enum SignalEndPropagation: Sendable {
     /// Every end closes the merged signal.
     case all
 
-    @usableFromInline func propagates(_ end: SignalEnd) -> Bool {
+    @inlinable func propagates(_ end: SignalEnd) -> Bool {
         switch self {
         case .none: return false
         case .errors: return end.otherError != nil
@@ -38,12 +38,26 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     /// - Parameter closePropagation: which of the source's ends close the merged signal.
     /// - Throws: `SignalBindError.duplicate` if the source's output is taken, `.loop` if the
     ///   merged signal feeds `source`.
+    @inlinable
     public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors) throws(SignalBindError) {
+        let expected = expectedActive
+        try add(source, record: FeederRecord(MergedSourceFeeder(
+            upstream: source, node: node,
+            makeSink: { node in
+                { r in
+                    switch r {
+                    case .success: node.deliver(r)
+                    case .failure(let e):
+                        if closePropagation.propagates(e) { _ = node.sendEnd(e, expectedActive: expected) }
+                    }
+                }
+            })))
+    }
+
+    @usableFromInline
+    func add(_ source: Signal<T>, record: FeederRecord) throws(SignalBindError) {
         guard source.takeOutput() else { throw .duplicate }
         let node = self.node
-        let expected = expectedActive
-        let feeder = ChainFeeder<T, T>(upstream: source, into: node) { r in r }
-        let record = FeederRecord(MergedSourceFeeder(feeder: feeder, node: node, expectedActive: expected, propagation: closePropagation))
         let loop = topologyLock.withLock { _ -> Bool in
             if graphReaches(from: source.root, to: node) { return true }
             node.addFeeder(record)
@@ -60,37 +74,18 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     }
 }
 
-/// A merged source: values go into the node as they are; ends close it only as configured.
+/// A merged source: values go into the node as they are; ends close it only as configured
+/// (decided by the sink that `makeSink` builds).
+@usableFromInline
 final class MergedSourceFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
-    let feeder: ChainFeeder<T, T>
-    weak var node: SignalNode<T>?
-    let expectedActive: Int
-    let propagation: SignalEndPropagation
-    var attachment: ChainAttachment?
+    @usableFromInline let feeder: ChainFeeder<T, T>
 
-    init(feeder: ChainFeeder<T, T>, node: SignalNode<T>, expectedActive: Int, propagation: SignalEndPropagation) {
-        self.feeder = feeder
-        self.node = node
-        self.expectedActive = expectedActive
-        self.propagation = propagation
+    @inlinable
+    init(upstream: Signal<T>, node: SignalNode<T>, makeSink: @escaping @Sendable (SignalNode<T>) -> SignalSink<T>) {
+        feeder = ChainFeeder(upstream: upstream, into: node, makeSink: makeSink)
     }
 
-    var upstreamRoot: NodeBase? { feeder.root }
-
-    func activate() {
-        guard let node else { return }
-        let expected = expectedActive
-        let propagation = self.propagation
-        attachment = feeder.upstreamAttach { r in
-            switch r {
-            case .success: node.deliver(r)
-            case .failure(let e): if propagation.propagates(e) { _ = node.sendEnd(e, expectedActive: expected) }
-            }
-        }
-    }
-
-    func deactivate() {
-        attachment?.detach(endedWith: nil)
-        attachment = nil
-    }
+    @usableFromInline var upstreamRoot: NodeBase? { feeder.root }
+    @usableFromInline func activate() { feeder.activate() }
+    @usableFromInline func deactivate() { feeder.deactivate() }
 }

@@ -77,7 +77,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         if context.isDirect { return self }
         guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
         let node = SignalNode<T>(variant: delivery, context: context)
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { $0 }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(r) } }))
         return Signal(rootedAt: node)
     }
 }
@@ -98,38 +98,39 @@ final class ChainAttachment: @unchecked Sendable {
     }
 }
 
-/// Feeds the chain of an upstream signal into a node while the node is active, wrapping each
-/// result as the node's element type (identity for hops and multi nodes, a tag for combine
-/// and merge).
+/// Feeds the chain of an upstream signal into a node while the node is active.
+///
+/// `makeSink` builds the sink that forwards into the node (as it is, or tagged for combine and
+/// merge). Callers write it in `@inlinable` code so the per-value closure is specialized in the
+/// client module, not left generic in this one.
 @usableFromInline
 final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendable {
     // Unchecked: `attachment` is touched only by the node's activation runner.
-    let upstreamAttach: @Sendable (@escaping SignalSink<U>) -> ChainAttachment
-    let root: NodeBase
+    @usableFromInline let upstreamAttach: @Sendable (@escaping SignalSink<U>) -> ChainAttachment
+    @usableFromInline let root: NodeBase
     /// Weak: the node owns its feeders. While active, the sink holds the node strongly, and
     /// that cycle is broken by deactivation.
-    weak var target: SignalNode<E>?
-    let wrap: @Sendable (Result<U, SignalEnd>) -> Result<E, SignalEnd>
-    var attachment: ChainAttachment?
+    @usableFromInline weak var target: SignalNode<E>?
+    @usableFromInline let makeSink: @Sendable (SignalNode<E>) -> SignalSink<U>
+    @usableFromInline var attachment: ChainAttachment?
     /// The signal this feeder came from, so a merged input can remove it.
-    let sourceID: ObjectIdentifier
+    @usableFromInline let sourceID: ObjectIdentifier
 
-    @usableFromInline
+    @inlinable
     init(upstream: Signal<U>, into target: SignalNode<E>,
-         wrap: @escaping @Sendable (Result<U, SignalEnd>) -> Result<E, SignalEnd>) {
+         makeSink: @escaping @Sendable (SignalNode<E>) -> SignalSink<U>) {
         upstreamAttach = upstream.attachChain
         root = upstream.root
         sourceID = ObjectIdentifier(upstream)
         self.target = target
-        self.wrap = wrap
+        self.makeSink = makeSink
     }
 
     @usableFromInline var upstreamRoot: NodeBase? { root }
 
     @usableFromInline func activate() {
         guard let node = target else { return }
-        let wrap = self.wrap
-        attachment = upstreamAttach { r in node.deliver(wrap(r)) }
+        attachment = upstreamAttach(makeSink(node))
     }
 
     @usableFromInline func deactivate() {

@@ -4,8 +4,9 @@ public enum SignalEnd: Error, Sendable, CustomStringConvertible {
     case complete
     /// The sending end was released or cancelled, or the graph was torn down.
     case cancelled
-    /// The stream failed with an error of its own.
-    case other(any Error)
+    /// The stream failed with an error of its own. (Stored indirectly: it keeps `SignalEnd`,
+    /// and so `Result<T, SignalEnd>`, one word wide, which lets results travel in registers.)
+    indirect case other(any Error)
 
     /// True for `.complete`.
     public var isComplete: Bool { if case .complete = self { return true } else { return false } }

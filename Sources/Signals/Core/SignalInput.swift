@@ -70,16 +70,17 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     // Unchecked Sendable: `terminal` does its own synchronization.
     @usableFromInline let terminal: OutputTerminal<T>
 
-    @usableFromInline
-    init(signal: Signal<T>, handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
-        terminal = OutputTerminal(handler)
+    /// Connects a terminal sink, built by `makeSink` around the terminal (in `@inlinable`
+    /// code, so it is specialized for the client's types).
+    @inlinable
+    init(signal: Signal<T>, makeSink: (OutputTerminal<T>) -> SignalSink<T>) {
+        terminal = OutputTerminal()
         guard signal.takeOutput() else {
             terminal.closed.store(true, ordering: .relaxed)
-            handler(.failure(.other(SignalBindError.duplicate)))
+            makeSink(terminal)(.failure(.other(SignalBindError.duplicate)))
             return
         }
-        let t = terminal
-        let attachment = signal.attachChain { r in t.receive(r) }
+        let attachment = signal.attachChain(makeSink(terminal))
         terminal.setAttachment(attachment)
     }
 
@@ -96,7 +97,6 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// not keep the output object alive (which would keep it from being released).
 @usableFromInline
 final class OutputTerminal<T: Sendable>: @unchecked Sendable {
-    @usableFromInline let handler: @Sendable (Result<T, SignalEnd>) -> Void
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
@@ -107,23 +107,40 @@ final class OutputTerminal<T: Sendable>: @unchecked Sendable {
     }
     let detach = Mutex(Detach())
 
-    @usableFromInline init(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
-        self.handler = handler
-    }
+    @usableFromInline init() {}
 
-    @inlinable @inline(__always)
-    func receive(_ r: Result<T, SignalEnd>) {
-        if closed.load(ordering: .relaxed) { return }
-        if case .failure(let end) = r {
-            closed.store(true, ordering: .releasing)
+    /// The terminal sink around a result handler: drops everything after cancel or an end,
+    /// and disconnects the chain after an end.
+    @inlinable
+    func sink(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
+        { [self] r in
+            if closed.load(ordering: .relaxed) { return }
+            if case .failure(let end) = r {
+                closed.store(true, ordering: .releasing)
+                handler(r)
+                requestDetach(end: end)
+                return
+            }
             handler(r)
-            requestDetach(end: end)
-            return
         }
-        handler(r)
     }
 
-    func setAttachment(_ a: ChainAttachment) {
+    /// The terminal sink around a value handler (ends are not passed to it).
+    @inlinable
+    func valueSink(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
+        { [self] r in
+            if closed.load(ordering: .relaxed) { return }
+            switch r {
+            case .success(let v):
+                handler(v)
+            case .failure(let end):
+                closed.store(true, ordering: .releasing)
+                requestDetach(end: end)
+            }
+        }
+    }
+
+    @usableFromInline func setAttachment(_ a: ChainAttachment) {
         let run = detach.withLock { d -> SignalEnd?? in
             d.attachment = a
             return d.requested ? .some(d.end) : .none

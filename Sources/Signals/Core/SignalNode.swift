@@ -54,21 +54,40 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @usableFromInline typealias MutexQueue = MutexDeliveryQueue<Message>
 
     @usableFromInline let variant: DeliveryVariant
-    @usableFromInline let queue: AnyObject
+    /// The delivery queue, held by an unmanaged reference so the hot path can use it without
+    /// retaining it per value (the node owns it: released in `deinit`).
+    @usableFromInline let queue: Unmanaged<AnyObject>
     /// Where this node's holder runs: nil for `.direct` (the sending thread delivers).
     @usableFromInline let context: Exec?
+    /// `context != nil`, kept as a plain flag: testing the enum would copy it (and retain its
+    /// payload) on every delivery.
+    @usableFromInline let isAsync: Bool
 
-    /// The fused chain out of this node; nil while nothing is attached. Holder-only.
-    @exclusivity(unchecked) @usableFromInline var output: SignalSink<T>?
+    /// The fused chain out of this node, boxed and retained by hand so a delivery calls it
+    /// through a guaranteed reference (no retain/release per value); nil while nothing is
+    /// attached. Holder-only.
+    @exclusivity(unchecked) @usableFromInline var outputBox: Unmanaged<SinkBox<T>>?
+
+    /// Installs or removes the output. Holder-only (or before the node is shared). The old
+    /// chain is released here, outside every lock.
+    @usableFromInline var output: SignalSink<T>? {
+        get { outputBox?.takeUnretainedValue().sink }
+        set {
+            let old = outputBox
+            outputBox = newValue.map { Unmanaged.passRetained(SinkBox($0)) }
+            old?.release()
+        }
+    }
 
     @usableFromInline
     init(variant: DeliveryVariant, context: Exec? = nil, newGenerationOnDeactivate: Bool = false) {
         self.variant = variant
         switch variant {
-        case .lockFree: queue = LockFreeQueue()
-        case .mutex: queue = MutexQueue()
+        case .lockFree: queue = Unmanaged.passRetained(LockFreeQueue())
+        case .mutex: queue = Unmanaged.passRetained(MutexQueue())
         }
         if let c = context, !c.isDirect { self.context = c } else { self.context = nil }
+        isAsync = self.context != nil
         super.init(newGenerationOnDeactivate: newGenerationOnDeactivate)
     }
 
@@ -79,22 +98,22 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable @inline(__always)
     func deliver(_ result: Result<T, SignalEnd>) {
         if variant == .lockFree {
-            deliver(result, through: unsafeDowncast(queue, to: LockFreeQueue.self))
+            queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {
-            deliver(result, through: unsafeDowncast(queue, to: MutexQueue.self))
+            queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: MutexQueue.self)) }
         }
     }
 
     @inlinable @inline(__always)
     func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) where Q.Element == Message {
-        if context != nil {
+        if isAsync {
             if q.enqueueAndClaimIfIdle(.value(result)) { scheduleDrain(q) }
             return
         }
         switch q.claimOrEnqueue(.value(result)) {
-        case .claimed(let m):
-            handle(m)
-            drain(q)
+        case .claimed:
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(result) } }
+            if !q.releaseIfIdle() { drain(q) }
         case .enqueued:
             break
         case .enqueuedAndClaimed:
@@ -106,7 +125,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     func handle(_ message: Message) {
         switch message {
         case .value(let r):
-            if let o = output { o(r) }
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(r) } }
         case .control(let c):
             c.perform()
         }
@@ -125,6 +144,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
     }
 
+    deinit {
+        outputBox?.release()
+        queue.release()
+    }
+
     // MARK: Graph changes
 
     /// Runs `work` while holding the node, in line with values. Returns once it has run,
@@ -134,23 +158,23 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @usableFromInline
     func perform(_ work: @escaping () -> Void) {
         if variant == .lockFree {
-            perform(work, through: unsafeDowncast(queue, to: LockFreeQueue.self))
+            perform(work, through: queue.takeUnretainedValue() as! LockFreeQueue)
         } else {
-            perform(work, through: unsafeDowncast(queue, to: MutexQueue.self))
+            perform(work, through: queue.takeUnretainedValue() as! MutexQueue)
         }
     }
 
     func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, through q: Q) where Q.Element == Message {
         let control = NodeControl(work)
-        if context != nil {
+        if isAsync {
             if q.enqueueAndClaimIfIdle(.control(control)) { scheduleDrain(q) }
             return
         }
         let reentrant = q.isHeldByCurrentThread
         switch q.claimOrEnqueue(.control(control)) {
-        case .claimed(let m):
-            handle(m)
-            drain(q)
+        case .claimed:
+            control.perform()
+            if !q.releaseIfIdle() { drain(q) }
         case .enqueuedAndClaimed:
             drain(q)
         case .enqueued:
@@ -229,4 +253,12 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     var currentActiveStatus: Int {
         activation.withLock { NodeStatus.make(generation: $0.generation, state: NodeStatus.active) }
     }
+}
+
+/// A node's output chain in a box of its own, so the node can hold it by an unmanaged
+/// reference and call it without retaining it per value.
+@usableFromInline
+final class SinkBox<T: Sendable>: @unchecked Sendable {
+    @usableFromInline let sink: SignalSink<T>
+    @usableFromInline init(_ sink: @escaping SignalSink<T>) { self.sink = sink }
 }

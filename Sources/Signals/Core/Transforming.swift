@@ -20,7 +20,7 @@ extension Signal {
     public func subscribe(
         context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void
     ) -> SignalOutput<T> {
-        SignalOutput(signal: hop(to: context), handler: handler)
+        SignalOutput(signal: hop(to: context)) { $0.sink(handler) }
     }
 
     /// Subscribes a handler for values only; the end is ignored.
@@ -29,9 +29,7 @@ extension Signal {
     public func subscribeValues(
         context: Exec = .direct, _ handler: @escaping @Sendable (T) -> Void
     ) -> SignalOutput<T> {
-        SignalOutput(signal: hop(to: context)) { r in
-            if case .success(let v) = r { handler(v) }
-        }
+        SignalOutput(signal: hop(to: context)) { $0.valueSink(handler) }
     }
 
     // MARK: Transforming

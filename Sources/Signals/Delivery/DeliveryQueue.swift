@@ -18,10 +18,10 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
 }
 
 /// What `DeliveryQueue.claimOrEnqueue(_:)` did with an element.
-public enum ClaimOutcome<Element> {
-    /// The node was idle and the caller now holds it: deliver the element, then drain with
-    /// `nextOrRelease()` until it returns nil.
-    case claimed(Element)
+public enum ClaimOutcome: Sendable {
+    /// The node was idle and the caller now holds it: deliver the element (it was not
+    /// queued), then drain with `nextOrRelease()` until it returns nil.
+    case claimed
     /// Another thread holds the node; the element is queued and that thread will deliver it.
     case enqueued
     /// The element is queued and the node turned out to be idle, so the caller now holds it and
@@ -44,7 +44,9 @@ public protocol DeliveryQueue<Element>: AnyObject, Sendable {
     init()
 
     /// Claims the node if it is idle, otherwise queues `element` for the current holder.
-    func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element>
+    /// `element` is evaluated only when it is queued, so the uncontended path never builds
+    /// the queued form of a value.
+    func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome
 
     /// Queues `element`; returns true if the node was idle and the caller now holds it (used by
     /// nodes that drain asynchronously on an execution context).
@@ -53,6 +55,10 @@ public protocol DeliveryQueue<Element>: AnyObject, Sendable {
     /// For the holder only: the next queued element, or nil after releasing the node (when the
     /// queue was empty). The holder must not touch the queue after a nil.
     func nextOrRelease() -> Element?
+
+    /// For the holder after `.claimed`: releases the node if nothing was queued meanwhile
+    /// (true), otherwise keeps it (false) and the holder drains with `nextOrRelease()`.
+    func releaseIfIdle() -> Bool
 
     /// For the holder only: records the current thread as the holder (a drain job that runs on
     /// another thread than the one that claimed).

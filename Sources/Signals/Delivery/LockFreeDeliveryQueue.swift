@@ -77,12 +77,12 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     // MARK: DeliveryQueue
 
     @inlinable
-    public func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element> {
+    public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
         let token = currentThreadToken()
         if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
-            return .claimed(element)
+            return .claimed
         }
-        push(element)
+        push(element())
         return announce(token) ? .enqueuedAndClaimed : .enqueued
     }
 
@@ -111,6 +111,16 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
                 if let e = pop() { return e }
             }
         }
+    }
+
+    @inlinable @inline(__always)
+    public func releaseIfIdle() -> Bool {
+        // After `.claimed`, the word is this thread's token, plus the flag if anything was
+        // pushed since: no flag means nothing is queued (a push always ends by setting the flag
+        // or by claiming an idle node), so one CAS releases.
+        claim.compareExchange(
+            expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
+        ).exchanged
     }
 
     public func adoptClaim() {

@@ -25,19 +25,16 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
-    public func claimOrEnqueue(_ element: consuming Element) -> ClaimOutcome<Element> {
+    public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
         let token = currentThreadToken()
-        var carried: Element? = consume element
-        let claimed = state.withLock { s -> Bool in
+        return state.withLock { s -> ClaimOutcome in
             if s.holder == 0 {
                 s.holder = token
-                return true
+                return .claimed
             }
-            s.pending.append(carried.take()!)
-            return false
+            s.pending.append(element())
+            return .enqueued
         }
-        if claimed { return .claimed(carried.take()!) }
-        return .enqueued
     }
 
     @inlinable
@@ -75,6 +72,17 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         if released { return nil }
         batchIndex = 1
         return batch[0]
+    }
+
+    @inlinable
+    public func releaseIfIdle() -> Bool {
+        state.withLock { s -> Bool in
+            if s.pending.isEmpty {
+                s.holder = 0
+                return true
+            }
+            return false
+        }
     }
 
     public func adoptClaim() {

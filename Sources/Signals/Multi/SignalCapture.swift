@@ -28,7 +28,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         self.held = held
         if signal.takeOutput() {
             node.output = { r in held.results.append(r) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { $0 }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in { r in n.deliver(r) } }))
             node.updateActivation { $0.wanted = true }
         } else {
             held.results = [.failure(.other(SignalBindError.duplicate))]

@@ -10,7 +10,7 @@ import Synchronization
 public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     @usableFromInline let multicaster: Multicaster<T>
 
-    @usableFromInline
+    @inlinable
     init(upstream: Signal<T>, cache: MultiCache<T>) {
         let node = SignalNode<T>(variant: upstream.delivery)
         let m = Multicaster<T>(node: node, cache: cache)
@@ -18,7 +18,7 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
         node.output = { r in m.receive(r) }
         super.init(delivery: upstream.delivery, root: node) { sink in m.addBranch(sink) }
         if upstream.takeOutput() {
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { $0 }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in { r in n.deliver(r) } }))
         } else {
             m.cache.end = .other(SignalBindError.duplicate)
         }
@@ -50,7 +50,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @usableFromInline unowned(unsafe) let node: SignalNode<T>
     @exclusivity(unchecked) @usableFromInline var branches: ContiguousArray<Branch> = []
     @exclusivity(unchecked) @usableFromInline var cache: MultiCache<T>
-    let nextID = Atomic<Int>(0)
+    @usableFromInline let nextID = Atomic<Int>(0)
 
     @usableFromInline
     struct Branch {
@@ -58,7 +58,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         @usableFromInline let sink: SignalSink<T>
     }
 
-    init(node: SignalNode<T>, cache: MultiCache<T>) {
+    @usableFromInline init(node: SignalNode<T>, cache: MultiCache<T>) {
         self.node = node
         self.cache = cache
     }
@@ -77,7 +77,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    func addBranch(_ sink: @escaping SignalSink<T>) -> ChainAttachment {
+    @usableFromInline func addBranch(_ sink: @escaping SignalSink<T>) -> ChainAttachment {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
         let node = self.node
         node.perform { [self] in
@@ -103,6 +103,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
 
 extension Signal {
     /// Many outputs; each new branch first gets the latest value (if any).
+    @inlinable
     public func continuous() -> SignalMulti<T> {
         SignalMulti(upstream: self, cache: MultiCache(values: []) { values, v in
             if values.isEmpty { values.append(v) } else { values[0] = v }
@@ -111,6 +112,7 @@ extension Signal {
 
     /// Many outputs; each new branch first gets the latest value, `initialValue` until one
     /// arrives.
+    @inlinable
     public func continuous(initialValue: T) -> SignalMulti<T> {
         SignalMulti(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
             values[0] = v
@@ -118,17 +120,20 @@ extension Signal {
     }
 
     /// Many outputs; each new branch first gets every value so far.
+    @inlinable
     public func playback() -> SignalMulti<T> {
         SignalMulti(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) })
     }
 
     /// Many outputs; a new branch gets only values sent after it joined.
+    @inlinable
     public func multicast() -> SignalMulti<T> {
         SignalMulti(upstream: self, cache: MultiCache(values: [], update: nil))
     }
 
     /// Many outputs with a cache of your own: `updater` edits the cached values for each new
     /// value (starting from `initials`), and new branches first get what it kept.
+    @inlinable
     public func buffer(initials: [T] = [], updater: @escaping @Sendable (inout [T], T) -> Void) -> SignalMulti<T> {
         SignalMulti(upstream: self, cache: MultiCache(values: initials, update: updater))
     }
