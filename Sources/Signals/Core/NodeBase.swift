@@ -41,8 +41,6 @@ class NodeBase: @unchecked Sendable {
         /// An end sent while nothing was attached: delivered to the next attachment.
         var recordedEnd: SignalEnd?
         var generation = 0
-        /// Branches attached to a multi node.
-        var attachments = 0
     }
 
     @usableFromInline let activation = Mutex(Activation())

@@ -68,12 +68,12 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// may finish after `cancel()` returns.)
 public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     // Unchecked Sendable: `terminal` does its own synchronization.
-    @usableFromInline let terminal: OutputTerminal<T>
+    @usableFromInline let terminal: OutputTerminal
 
     /// Connects a terminal sink, built by `makeSink` around the terminal (in `@inlinable`
     /// code, so it is specialized for the client's types).
     @inlinable
-    init(signal: Signal<T>, makeSink: (OutputTerminal<T>) -> SignalSink<T>) {
+    init(signal: Signal<T>, makeSink: (OutputTerminal) -> SignalSink<T>) {
         terminal = OutputTerminal()
         guard signal.takeOutput() else {
             terminal.closed.store(true, ordering: .relaxed)
@@ -95,8 +95,11 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
 
 /// The last stage of a subscription's chain. Kept apart from `SignalOutput` so the graph does
 /// not keep the output object alive (which would keep it from being released).
+///
+/// Not generic, so its slow paths (cancel, detach) need no generic metadata at run time; the
+/// per-value sinks are generic `@inlinable` methods, specialized where they are built.
 @usableFromInline
-final class OutputTerminal<T: Sendable>: @unchecked Sendable {
+final class OutputTerminal: @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
@@ -112,7 +115,7 @@ final class OutputTerminal<T: Sendable>: @unchecked Sendable {
     /// The terminal sink around a result handler: drops everything after cancel or an end,
     /// and disconnects the chain after an end.
     @inlinable
-    func sink(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
+    func sink<T: Sendable>(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
         { [self] r in
             if closed.load(ordering: .relaxed) { return }
             if case .failure(let end) = r {
@@ -127,7 +130,7 @@ final class OutputTerminal<T: Sendable>: @unchecked Sendable {
 
     /// The terminal sink around a value handler (ends are not passed to it).
     @inlinable
-    func valueSink(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
+    func valueSink<T: Sendable>(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
         { [self] r in
             if closed.load(ordering: .relaxed) { return }
             switch r {

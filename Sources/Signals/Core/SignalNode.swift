@@ -30,7 +30,7 @@ final class NodeControl: @unchecked Sendable {
     }
 
     /// Blocks until another thread has performed this control.
-    func wait() {
+    @usableFromInline func wait() {
         for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
@@ -155,30 +155,32 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// except when called by the thread that holds the node right now (from inside a
     /// delivery), or on a node with an asynchronous context: then it runs after the current
     /// delivery and this returns at once, since waiting would deadlock.
-    @usableFromInline
+    @inlinable
     func perform(_ work: @escaping () -> Void) {
         if variant == .lockFree {
-            perform(work, through: queue.takeUnretainedValue() as! LockFreeQueue)
+            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {
-            perform(work, through: queue.takeUnretainedValue() as! MutexQueue)
+            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: MutexQueue.self)) }
         }
     }
 
+    @inlinable
     func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, through q: Q) where Q.Element == Message {
-        let control = NodeControl(work)
         if isAsync {
-            if q.enqueueAndClaimIfIdle(.control(control)) { scheduleDrain(q) }
+            if q.enqueueAndClaimIfIdle(.control(NodeControl(work))) { scheduleDrain(q) }
             return
         }
         let reentrant = q.isHeldByCurrentThread
-        switch q.claimOrEnqueue(.control(control)) {
+        // The control object (and its waiter) is made only when the change has to be queued.
+        var queued: NodeControl?
+        switch q.claimOrEnqueue({ let c = NodeControl(work); queued = c; return .control(c) }()) {
         case .claimed:
-            control.perform()
+            work()
             if !q.releaseIfIdle() { drain(q) }
         case .enqueuedAndClaimed:
             drain(q)
         case .enqueued:
-            if !reentrant { control.wait() }
+            if !reentrant { queued?.wait() }
         }
     }
 

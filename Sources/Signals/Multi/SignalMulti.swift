@@ -10,18 +10,26 @@ import Synchronization
 public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     @usableFromInline let multicaster: Multicaster<T>
 
+    @usableFromInline
+    init(delivery: DeliveryVariant, node: SignalNode<T>, multicaster: Multicaster<T>,
+         attachBranch: @escaping @Sendable (@escaping SignalSink<T>) -> ChainAttachment) {
+        self.multicaster = multicaster
+        super.init(delivery: delivery, root: node, attachChain: attachBranch)
+    }
+
+    /// Builds the multi node over `upstream`. Written as an inlinable factory rather than an
+    /// initializer so the per-value closures it makes are specialized in the client module.
     @inlinable
-    init(upstream: Signal<T>, cache: MultiCache<T>) {
+    static func make(upstream: Signal<T>, cache: MultiCache<T>) -> SignalMulti<T> {
         let node = SignalNode<T>(variant: upstream.delivery)
         let m = Multicaster<T>(node: node, cache: cache)
-        multicaster = m
         node.output = { r in m.receive(r) }
-        super.init(delivery: upstream.delivery, root: node) { sink in m.addBranch(sink) }
         if upstream.takeOutput() {
             node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in { r in n.deliver(r) } }))
         } else {
             m.cache.end = .other(SignalBindError.duplicate)
         }
+        return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m) { sink in m.addBranch(sink) }
     }
 
     /// A `SignalMulti` has as many outputs as asked for.
@@ -51,11 +59,23 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @exclusivity(unchecked) @usableFromInline var branches: ContiguousArray<Branch> = []
     @exclusivity(unchecked) @usableFromInline var cache: MultiCache<T>
     @usableFromInline let nextID = Atomic<Int>(0)
+    /// Branches attached; only the 0↔1 transitions touch the node's activation state.
+    @usableFromInline let branchCount = Atomic<Int>(0)
 
+    /// A branch's sink, retained by hand: the entry is a trivial value, so walking the array
+    /// retains nothing per delivery.
     @usableFromInline
     struct Branch {
         @usableFromInline let id: Int
-        @usableFromInline let sink: SignalSink<T>
+        @usableFromInline let box: Unmanaged<SinkBox<T>>
+        @inlinable init(id: Int, box: Unmanaged<SinkBox<T>>) {
+            self.id = id
+            self.box = box
+        }
+    }
+
+    deinit {
+        for b in branches { b.box.release() }
     }
 
     @usableFromInline init(node: SignalNode<T>, cache: MultiCache<T>) {
@@ -73,29 +93,33 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             cache.end = e
         }
         branches.withUnsafeBufferPointer { b in
-            for i in b.indices { b[i].sink(r) }
+            for i in b.indices { b[i].box._withUnsafeGuaranteedRef { $0.sink(r) } }
         }
     }
 
-    @usableFromInline func addBranch(_ sink: @escaping SignalSink<T>) -> ChainAttachment {
+    /// Makes the node's wanted activation match the branch count as it is now (so whichever of
+    /// two racing 0↔1 transitions applies last leaves the right state).
+    @usableFromInline func updateActivation() {
+        node.updateActivation { [self] a in a.wanted = branchCount.load(ordering: .acquiring) > 0 }
+    }
+
+    @inlinable func addBranch(_ sink: @escaping SignalSink<T>) -> ChainAttachment {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
         let node = self.node
         node.perform { [self] in
-            branches.append(Branch(id: id, sink: sink))
+            branches.append(Branch(id: id, box: .passRetained(SinkBox(sink))))
             for v in cache.values { sink(.success(v)) }
             if let e = cache.end { sink(.failure(e)) }
         }
-        node.updateActivation { a in
-            a.attachments += 1
-            a.wanted = a.attachments > 0
+        if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            updateActivation()
         }
         return ChainAttachment { [self] _ in
             node.perform { [self] in
-                if let i = branches.firstIndex(where: { $0.id == id }) { branches.remove(at: i) }
+                if let i = branches.firstIndex(where: { $0.id == id }) { branches.remove(at: i).box.release() }
             }
-            node.updateActivation { a in
-                a.attachments -= 1
-                a.wanted = a.attachments > 0
+            if branchCount.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+                updateActivation()
             }
         }
     }
@@ -105,7 +129,7 @@ extension Signal {
     /// Many outputs; each new branch first gets the latest value (if any).
     @inlinable
     public func continuous() -> SignalMulti<T> {
-        SignalMulti(upstream: self, cache: MultiCache(values: []) { values, v in
+        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
             if values.isEmpty { values.append(v) } else { values[0] = v }
         })
     }
@@ -114,7 +138,7 @@ extension Signal {
     /// arrives.
     @inlinable
     public func continuous(initialValue: T) -> SignalMulti<T> {
-        SignalMulti(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
+        SignalMulti.make(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
             values[0] = v
         })
     }
@@ -122,19 +146,19 @@ extension Signal {
     /// Many outputs; each new branch first gets every value so far.
     @inlinable
     public func playback() -> SignalMulti<T> {
-        SignalMulti(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) })
+        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) })
     }
 
     /// Many outputs; a new branch gets only values sent after it joined.
     @inlinable
     public func multicast() -> SignalMulti<T> {
-        SignalMulti(upstream: self, cache: MultiCache(values: [], update: nil))
+        SignalMulti.make(upstream: self, cache: MultiCache(values: [], update: nil))
     }
 
     /// Many outputs with a cache of your own: `updater` edits the cached values for each new
     /// value (starting from `initials`), and new branches first get what it kept.
     @inlinable
     public func buffer(initials: [T] = [], updater: @escaping @Sendable (inout [T], T) -> Void) -> SignalMulti<T> {
-        SignalMulti(upstream: self, cache: MultiCache(values: initials, update: updater))
+        SignalMulti.make(upstream: self, cache: MultiCache(values: initials, update: updater))
     }
 }
