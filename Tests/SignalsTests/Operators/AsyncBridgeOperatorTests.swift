@@ -88,7 +88,7 @@ import Testing
         #expect(sawTermination)
 
         // A second activation iterates afresh, from a new iterator.
-        let shared = Signal(Counter(), delivery: v).multicast()
+        let shared = Signal(CountingSequence(), delivery: v).multicast()
         for _ in 0..<2 {
             var again: [Int] = []
             for try await x in shared.take(2).values { again.append(x) }
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// 1, 2, 3, … for ever; each iterator starts again from 1.
-struct Counter: AsyncSequence, Sendable {
+struct CountingSequence: AsyncSequence, Sendable {
     struct Iterator: AsyncIteratorProtocol {
         var n = 0
         mutating func next() async -> Int? {
