@@ -28,16 +28,17 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
 
     /// Binds the signal to `input`: its results are sent there from now on.
     ///
-    /// - Throws: `SignalBindError.duplicate` if already bound (or the signal's output was
-    ///   taken), `.loop` if `input` feeds this junction's signal, `.cancelled` after `cancel()`.
-    @inlinable
-    public func bind(to input: SignalInput<T>) throws(SignalBindError) {
-        try bind(to: input) { r in input.send(result: r) }
+    /// - Returns: nil when bound; otherwise why not, and nothing changed:
+    ///   `SignalBindError.duplicate` if already bound (or the signal's output was taken
+    ///   elsewhere), `.loop` if `input` feeds this junction's signal.
+    @inlinable @discardableResult
+    public func bind(to input: SignalInput<T>) -> SignalBindError? {
+        bind(to: input) { r in input.send(result: r) }
     }
 
     @usableFromInline
-    func bind(to input: SignalInput<T>, sink: @escaping SignalSink<T>) throws(SignalBindError) {
-        guard let source else { throw .duplicate }
+    func bind(to input: SignalInput<T>, sink: @escaping SignalSink<T>) -> SignalBindError? {
+        guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
         let claimed: SignalBindError? = binding.withLock { b in
             if b.input != nil { return .duplicate }
@@ -45,15 +46,20 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             b.edge = edge
             return nil
         }
-        if let claimed { throw claimed }
+        if let claimed { return claimed }
         let loop = topologyLock.withLock { _ -> Bool in
             if graphReaches(from: source.root, to: input.node) { return true }
             input.node.addFeeder(edge)
             return false
         }
         if loop {
-            binding.withLock { $0 = Binding() }
-            throw .loop
+            let undone = binding.withLock { b -> Binding in
+                let o = b
+                b = Binding()
+                return o
+            }
+            _ = undone
+            return .loop
         }
         let attachment = source.attachChain(sink)
         let stale = binding.withLock { b -> ChainAttachment? in
@@ -64,6 +70,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             return attachment
         }
         stale?.detach(endedWith: nil)
+        return nil
     }
 
     /// Unbinds, returning the input it was bound to (nil if it was not bound).

@@ -36,12 +36,13 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     /// Adds `source`: its values are sent into this input while the merged signal is active.
     ///
     /// - Parameter closePropagation: which of the source's ends close the merged signal.
-    /// - Throws: `SignalBindError.duplicate` if the source's output is taken, `.loop` if the
-    ///   merged signal feeds `source`.
-    @inlinable
-    public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors) throws(SignalBindError) {
+    /// - Returns: nil when added; otherwise why not, and nothing changed:
+    ///   `SignalBindError.duplicate` if the source's output is taken, `.loop` if the merged
+    ///   signal feeds `source`.
+    @inlinable @discardableResult
+    public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors) -> SignalBindError? {
         let expected = expectedActive
-        try add(source, record: FeederRecord(MergedSourceFeeder(
+        return add(source, record: FeederRecord(MergedSourceFeeder(
             upstream: source, node: node,
             makeSink: { node in
                 { r in
@@ -55,15 +56,16 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     }
 
     @usableFromInline
-    func add(_ source: Signal<T>, record: FeederRecord) throws(SignalBindError) {
-        guard source.takeOutput() else { throw .duplicate }
+    func add(_ source: Signal<T>, record: FeederRecord) -> SignalBindError? {
         let node = self.node
-        let loop = topologyLock.withLock { _ -> Bool in
-            if graphReaches(from: source.root, to: node) { return true }
+        // The loop check comes first, so a refused source keeps its output and can be used
+        // elsewhere.
+        return topologyLock.withLock { _ -> SignalBindError? in
+            if graphReaches(from: source.root, to: node) { return .loop }
+            guard source.takeOutput() else { return .duplicate }
             node.addFeeder(record)
-            return false
+            return nil
         }
-        if loop { throw .loop }
     }
 
     /// Removes a source added with `add`; values of it still in transit may be dropped.

@@ -6,3 +6,9 @@ public protocol Lifetime: AnyObject, Sendable {
     /// Ends the lifetime now. Calling it again does nothing.
     func cancel()
 }
+
+/// Appends a lifetime to an array of lifetimes: `lifetimes += signal.subscribeValues { … }`.
+@inlinable
+public func += <L: Lifetime>(lifetimes: inout [any Lifetime], lifetime: L) {
+    lifetimes.append(lifetime)
+}

@@ -87,10 +87,12 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Sends the held values and everything after them into `input`.
-    public func bind(to input: SignalInput<T>, resend: Bool = false) throws(SignalBindError) -> SignalJunction<T> {
+    /// - Returns: the junction carrying the values (keep it: releasing it disconnects), or
+    ///   why the binding was refused.
+    public func bind(to input: SignalInput<T>, resend: Bool = false) -> Result<SignalJunction<T>, SignalBindError> {
         let j = signal(resend: resend).junction()
-        try j.bind(to: input)
-        return j
+        if let e = j.bind(to: input) { return .failure(e) }
+        return .success(j)
     }
 
     /// Releases the capture: if nothing was connected, the upstream is deactivated.
