@@ -47,11 +47,11 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             return nil
         }
         if let claimed { return claimed }
-        let loop = topologyLock.withLock { _ -> Bool in
-            if graphReaches(from: source.root, to: input.node) { return true }
-            input.node.addFeeder(edge)
-            return false
+        let (loop, run) = topologyLock.withLock { _ -> (Bool, Bool) in
+            if graphReaches(from: source.root, to: input.node) { return (true, false) }
+            return (false, input.node.editActivation { $0.feeders.append(edge) })
         }
+        if run { input.node.runActivation() }
         if loop {
             let undone = binding.withLock { b -> Binding in
                 let o = b

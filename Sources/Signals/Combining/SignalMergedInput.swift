@@ -60,12 +60,14 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
         let node = self.node
         // The loop check comes first, so a refused source keeps its output and can be used
         // elsewhere.
-        return topologyLock.withLock { _ -> SignalBindError? in
-            if graphReaches(from: source.root, to: node) { return .loop }
-            guard source.takeOutput() else { return .duplicate }
-            node.addFeeder(record)
-            return nil
+        let (error, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
+            if graphReaches(from: source.root, to: node) { return (.loop, false) }
+            guard source.takeOutput() else { return (.duplicate, false) }
+            return (nil, node.editActivation { $0.feeders.append(record) })
         }
+        // Starting the source runs user code: never under the topology lock.
+        if run { node.runActivation() }
+        return error
     }
 
     /// Removes a source added with `add`; values of it still in transit may be dropped.

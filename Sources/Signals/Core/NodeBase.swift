@@ -59,14 +59,23 @@ class NodeBase: @unchecked Sendable {
     /// Edits the activation state, then applies it unless another thread is already applying.
     @usableFromInline
     func updateActivation(_ edit: (inout Activation) -> Void) {
-        let runHere = activation.withLock { a -> Bool in
+        if editActivation(edit) { runActivation() }
+    }
+
+    /// The first half of `updateActivation`: edits the wanted state and returns true if the
+    /// caller must now call `runActivation()` (outside any lock it holds).
+    func editActivation(_ edit: (inout Activation) -> Void) -> Bool {
+        activation.withLock { a -> Bool in
             edit(&a)
             a.dirty = true
             if a.running { return false }
             a.running = true
             return true
         }
-        guard runHere else { return }
+    }
+
+    /// The second half of `updateActivation`: applies changes until none is pending.
+    func runActivation() {
         while true {
             let step = activation.withLock { a -> (Bool, [FeederRecord], [FeederRecord])? in
                 if !a.dirty {
