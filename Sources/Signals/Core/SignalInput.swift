@@ -76,7 +76,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     init(signal: Signal<T>, makeSink: (OutputTerminal) -> SignalSink<T>) {
         terminal = OutputTerminal()
         guard signal.takeOutput() else {
-            terminal.closed.store(true, ordering: .relaxed)
+            // The terminal sink delivers this end and then closes itself.
             makeSink(terminal)(.failure(.other(SignalBindError.duplicate)))
             return
         }
