@@ -1,0 +1,148 @@
+import Signals
+import Testing
+
+/// `SignalCapture`: activation values and end are available at once; later results are held
+/// and released, in order, to the subscriber or bound input.
+@Suite struct CaptureTests {
+    /// The capture activates the signal and takes what activation delivers (a continuous
+    /// signal's latest value) as `values`; values sent later are held and released in order,
+    /// synchronously, on subscribe, followed by live values.
+    @Test(arguments: DeliveryVariant.allCases)
+    func capturesActivationValuesAndHoldsTheRest(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous(initialValue: 5) }
+        let capture = multi.capture()
+        #expect(capture.values == [5])
+        #expect(capture.end == nil)
+        #expect(input.send(value: 6) == nil)
+        #expect(input.send(value: 7) == nil)
+        let c = Collector<Int>()
+        let out = capture.subscribe(c.handler)
+        #expect(c.events == [.value(6), .value(7)])
+        input.send(value: 8)
+        #expect(c.events == [.value(6), .value(7), .value(8)])
+        out.cancel()
+    }
+
+    /// `resend: true` precedes the held values with the activation values.
+    @Test(arguments: DeliveryVariant.allCases)
+    func resendIncludesActivationValues(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        input.send(value: 1)
+        input.send(value: 2)
+        let capture = multi.capture()
+        #expect(capture.values == [1, 2])
+        input.send(value: 3)
+        let c = Collector<Int>()
+        let out = capture.subscribe(resend: true, c.handler)
+        #expect(c.events == [.value(1), .value(2), .value(3)])
+        input.send(value: 4)
+        #expect(c.events == [.value(1), .value(2), .value(3), .value(4)])
+        #expect(a.events == [.value(1), .value(2), .value(3), .value(4)])
+        out.cancel()
+        outA.cancel()
+    }
+
+    /// An end delivered during activation is captured as `end`, with the values before it.
+    @Test(arguments: DeliveryVariant.allCases)
+    func capturesEnd(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(end: .other(CoreError.boom))
+        let capture = multi.capture()
+        #expect(capture.values == [1, 2])
+        #expect(capture.end?.otherError as? CoreError == .boom)
+        let c = Collector<Int>()
+        let out = capture.subscribe(resend: true, c.handler)
+        #expect(c.events == [.value(1), .value(2), .boom])
+        #expect(a.events == [.value(1), .value(2), .boom])
+        out.cancel()
+        outA.cancel()
+    }
+
+    /// Held values and a held end are released in order on subscribe.
+    @Test(arguments: DeliveryVariant.allCases)
+    func heldEndIsReleasedInOrder(_ variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let capture = signal.capture()
+        #expect(capture.values == [])
+        #expect(capture.end == nil)
+        #expect(input.send(value: 1) == nil)
+        #expect(input.send(value: 2) == nil)
+        #expect(input.complete() == nil)
+        #expect(input.send(value: 3) == .disconnected)
+        let c = Collector<Int>()
+        let out = capture.subscribe(c.handler)
+        #expect(c.events == [.value(1), .value(2), .complete])
+        out.cancel()
+    }
+
+    /// `bind(to:)` sends held values and everything after into an input.
+    @Test(arguments: DeliveryVariant.allCases)
+    func bindToInput(_ variant: DeliveryVariant) throws {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let capture = signal.capture()
+        input.send(value: 1)
+        let (target, targetSignal) = Signal<Int>.create(delivery: variant)
+        let (c, out) = targetSignal.collect()
+        let junction = try capture.bind(to: target).get()
+        #expect(c.events == [.value(1)])
+        input.send(value: 2)
+        input.complete()
+        #expect(c.events == [.value(1), .value(2), .complete])
+        #expect(target.send(value: 3) == .disconnected)
+        junction.cancel()
+        out.cancel()
+    }
+
+    /// A capture's output can be taken once; a second subscribe gets the duplicate error.
+    @Test(arguments: DeliveryVariant.allCases)
+    func secondSubscribeIsDuplicate(_ variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let capture = signal.capture()
+        let c1 = Collector<Int>()
+        let c2 = Collector<Int>()
+        let out1 = capture.subscribe(c1.handler)
+        let out2 = capture.subscribe(c2.handler)
+        #expect(c2.events == [.duplicate])
+        input.send(value: 1)
+        #expect(c1.events == [.value(1)])
+        #expect(c2.events == [.duplicate])
+        out1.cancel()
+        out2.cancel()
+    }
+
+    /// Cancelling (or releasing) a capture that was never subscribed deactivates its upstream.
+    @Test(arguments: DeliveryVariant.allCases)
+    func cancelAndReleaseDeactivate(_ variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let capture = signal.capture()
+        #expect(input.send(value: 1) == nil)
+        capture.cancel()
+        #expect(input.send(value: 2) == .inactive)
+
+        let (input2, signal2) = Signal<Int>.create(delivery: variant)
+        var capture2: SignalCapture<Int>? = signal2.capture()
+        #expect(input2.send(value: 1) == nil)
+        #expect(capture2?.values == [])
+        capture2 = nil
+        #expect(input2.send(value: 2) == .inactive)
+    }
+
+    /// Capturing an already-taken plain signal captures the duplicate error as its end.
+    @Test(arguments: DeliveryVariant.allCases)
+    func captureOfTakenSignal(_ variant: DeliveryVariant) {
+        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let (_, out) = signal.collect()
+        let capture = signal.capture()
+        #expect(capture.values == [])
+        #expect(capture.end?.otherError as? SignalBindError == .duplicate)
+        let c = Collector<Int>()
+        let o = capture.subscribe(resend: true, c.handler)
+        #expect(c.events == [.duplicate])
+        o.cancel()
+        out.cancel()
+    }
+}

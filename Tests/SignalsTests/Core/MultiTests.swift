@@ -1,0 +1,168 @@
+import Signals
+import Testing
+
+/// `SignalMulti`: `continuous`, `continuous(initialValue:)`, `playback`, `multicast`, `buffer`.
+/// Cached values reach a new branch synchronously (before `subscribe` returns), before any live
+/// value, exactly once; every branch gets every live value exactly once.
+@Suite struct MultiTests {
+    /// continuous: a late branch gets the latest value at once, then live values.
+    @Test(arguments: DeliveryVariant.allCases)
+    func continuousSendsLatestToNewBranch(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let (a, outA) = multi.collect()
+        #expect(a.events == [])
+        input.send(value: 1)
+        input.send(value: 2)
+        let (b, outB) = multi.collect()
+        #expect(b.events == [.value(2)])
+        input.send(value: 3)
+        let (c, outC) = multi.collect()
+        #expect(c.events == [.value(3)])
+        input.send(value: 4)
+        #expect(a.events == [.value(1), .value(2), .value(3), .value(4)])
+        #expect(b.events == [.value(2), .value(3), .value(4)])
+        #expect(c.events == [.value(3), .value(4)])
+        for o in [outA, outB, outC] { o.cancel() }
+    }
+
+    /// continuous(initialValue:): the initial value until a value arrives.
+    @Test(arguments: DeliveryVariant.allCases)
+    func continuousWithInitialValue(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous(initialValue: 0) }
+        let (a, outA) = multi.collect()
+        #expect(a.events == [.value(0)])
+        let (b, outB) = multi.collect()
+        #expect(b.events == [.value(0)])
+        input.send(value: 5)
+        let (c, outC) = multi.collect()
+        #expect(c.events == [.value(5)])
+        #expect(a.events == [.value(0), .value(5)])
+        #expect(b.events == [.value(0), .value(5)])
+        for o in [outA, outB, outC] { o.cancel() }
+    }
+
+    /// playback: a late branch gets every value so far, then live values; after the end, a new
+    /// branch gets all values and the end.
+    @Test(arguments: DeliveryVariant.allCases)
+    func playbackSendsEverything(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        for i in 1...3 { input.send(value: i) }
+        let (b, outB) = multi.collect()
+        #expect(b.events == [.value(1), .value(2), .value(3)])
+        input.send(value: 4)
+        input.complete()
+        let (c, outC) = multi.collect()
+        let all: [Ev<Int>] = [.value(1), .value(2), .value(3), .value(4), .complete]
+        #expect(a.events == all)
+        #expect(b.events == all)
+        #expect(c.events == all)
+        #expect(input.send(value: 5) == .disconnected)
+        for o in [outA, outB, outC] { o.cancel() }
+    }
+
+    /// continuous after the end: a new branch gets the latest value and the end.
+    @Test(arguments: DeliveryVariant.allCases)
+    func continuousAfterEnd(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let (a, outA) = multi.collect()
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(end: .other(CoreError.boom))
+        let (b, outB) = multi.collect()
+        #expect(a.events == [.value(1), .value(2), .boom])
+        #expect(b.events == [.value(2), .boom])
+        outA.cancel()
+        outB.cancel()
+    }
+
+    /// multicast: no cache; a branch gets only values sent after it joined.
+    @Test(arguments: DeliveryVariant.allCases)
+    func multicastHasNoCache(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let (a, outA) = multi.collect()
+        input.send(value: 1)
+        let (b, outB) = multi.collect()
+        #expect(b.events == [])
+        input.send(value: 2)
+        input.complete()
+        #expect(a.events == [.value(1), .value(2), .complete])
+        #expect(b.events == [.value(2), .complete])
+        outA.cancel()
+        outB.cancel()
+    }
+
+    /// buffer: the updater's kept values (starting from `initials`) go to each new branch.
+    @Test(arguments: DeliveryVariant.allCases)
+    func bufferKeepsWhatUpdaterKeeps(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) {
+            $0.buffer(initials: [10, 20]) { kept, v in
+                kept.append(v)
+                if kept.count > 3 { kept.removeFirst(kept.count - 3) }
+            }
+        }
+        let (a, outA) = multi.collect()
+        #expect(a.events == [.value(10), .value(20)])
+        input.send(value: 1)
+        input.send(value: 2)
+        let (b, outB) = multi.collect()
+        #expect(b.events == [.value(20), .value(1), .value(2)])
+        input.send(value: 3)
+        #expect(a.events == [.value(10), .value(20), .value(1), .value(2), .value(3)])
+        #expect(b.events == [.value(20), .value(1), .value(2), .value(3)])
+        outA.cancel()
+        outB.cancel()
+    }
+
+    /// Every transform of a multi is a new branch (no duplicate error), and each branch gets
+    /// each value exactly once.
+    @Test(arguments: DeliveryVariant.allCases)
+    func transformsAreBranches(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let (a, outA) = multi.map { $0 + 1 }.collect()
+        let (b, outB) = multi.map { $0 * 10 }.collect()
+        let (c, outC) = multi.filter { $0 % 2 == 0 }.collect()
+        let (d, outD) = multi.collect()
+        for i in 0..<4 { input.send(value: i) }
+        #expect(a.events == [.value(1), .value(2), .value(3), .value(4)])
+        #expect(b.events == [.value(0), .value(10), .value(20), .value(30)])
+        #expect(c.events == [.value(0), .value(2)])
+        #expect(d.events == [.value(0), .value(1), .value(2), .value(3)])
+        for o in [outA, outB, outC, outD] { o.cancel() }
+    }
+
+    /// A branch cancelled in the middle stops getting values; the others are unaffected.
+    @Test(arguments: DeliveryVariant.allCases)
+    func cancellingOneBranch(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        let (b, outB) = multi.collect()
+        input.send(value: 1)
+        outA.cancel()
+        input.send(value: 2)
+        #expect(a.events == [.value(1)])
+        #expect(b.events == [.value(1), .value(2)])
+        outB.cancel()
+    }
+
+    /// A branch subscribed from inside another branch's handler gets the cached value and then
+    /// the live ones, each exactly once, and nothing out of order.
+    @Test(arguments: DeliveryVariant.allCases)
+    func branchAddedInsideDelivery(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let inner = Collector<Int>()
+        let innerOut = Shared<SignalOutput<Int>?>(nil)
+        let outer = Collector<Int> { r in
+            if r.value == 2 { innerOut.value = multi.subscribe(inner.handler) }
+        }
+        let outOuter = multi.subscribe(outer.handler)
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        input.send(value: 4)
+        #expect(outer.events == [.value(1), .value(2), .value(3), .value(4)])
+        #expect(inner.events == [.value(2), .value(3), .value(4)])
+        outOuter.cancel()
+        innerOut.value?.cancel()
+    }
+}
