@@ -304,12 +304,14 @@ extension Signal {
 
     /// Splits the values into consecutive signals of `count` values each (`window(count:)`).
     ///
-    /// Each window is delivered before its first value is sent into it: subscribe to it inside
+    /// Windows use this signal's delivery variant. Each window is delivered before its first
+    /// value is sent into it: subscribe to it inside
     /// the handler that receives it (values sent to a window without a subscriber are dropped).
     /// The end of this signal ends the open window too.
     /// State: the open window's input and its count, per activation.
-    public func window(count: Int, delivery: DeliveryVariant = .lockFree, context: Exec = .direct) -> Signal<Signal<T>> {
+    public func window(count: Int, context: Exec = .direct) -> Signal<Signal<T>> {
         precondition(count > 0, "window(count:) needs a positive count")
+        let delivery = self.delivery
         return transform(initialState: (SignalInput<T>?.none, 0), context: context) {
             (s: inout (SignalInput<T>?, Int), r: Result<T, SignalEnd>, next: SignalNext<Signal<T>>) in
             switch r {
@@ -344,11 +346,11 @@ extension Signal {
     /// Subscribe to each group's signal inside the handler that receives it.
     /// State: a dictionary from key to the group's input, per activation.
     public func groupBy<K: Hashable & Sendable>(
-        delivery: DeliveryVariant = .lockFree,
         context: Exec = .direct,
         _ key: @escaping @Sendable (T) -> K
     ) -> Signal<SignalGroup<K, T>> {
-        transform(initialState: [K: SignalInput<T>](), context: context) {
+        let delivery = self.delivery
+        return transform(initialState: [K: SignalInput<T>](), context: context) {
             (groups: inout [K: SignalInput<T>], r: Result<T, SignalEnd>, next: SignalNext<SignalGroup<K, T>>) in
             switch r {
             case .success(let v):
