@@ -1,0 +1,92 @@
+import Foundation
+
+/// `bench compare`: figure-by-figure change between two JSON reports. All figures are
+/// lower-is-better; a figure that grew by more than the threshold is a regression.
+public struct Comparison: Sendable {
+    public struct Row: Sendable, Equatable {
+        public var key: String
+        public var subject: SubjectID
+        public var figure: String
+        public var baseline: Double?
+        public var current: Double?
+        /// (current − baseline) / baseline × 100, when both exist and baseline > 0.
+        public var changePercent: Double?
+        public var regression: Bool
+        public var note: String?
+    }
+
+    public var thresholdPercent: Double
+    public var rows: [Row]
+    public var regressions: [Row] { rows.filter(\.regression) }
+
+    /// Parses "10%", "10" (both ten percent) or "2.5%"; nil for anything else or a negative.
+    public static func parseThreshold(_ text: String) -> Double? {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("%") { t.removeLast() }
+        guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
+        return v
+    }
+
+    /// Allocation counts below this are noise (a block allocated once per repetition).
+    static let allocationFloor = 0.01
+
+    public static func compare(baseline: BenchReport, current: BenchReport, thresholdPercent: Double) -> Comparison {
+        var rows: [Row] = []
+        let limit = 1 + thresholdPercent / 100
+        func figure(_ key: String, _ subject: SubjectID, _ name: String, _ b: Double?, _ c: Double?, floor: Double = 0) {
+            guard b != nil || c != nil else { return }
+            var row = Row(key: key, subject: subject, figure: name, baseline: b, current: c, changePercent: nil, regression: false, note: nil)
+            if let b, let c {
+                if b > 0 { row.changePercent = (c - b) / b * 100 }
+                row.regression = c > floor && c > b * limit && c - b > floor
+            } else if c == nil {
+                row.note = "no longer measured"
+            } else {
+                row.note = "new"
+            }
+            rows.append(row)
+        }
+        for cur in current.results {
+            guard let base = baseline.results.first(where: { $0.key == cur.key && $0.subject == cur.subject }) else {
+                rows.append(Row(key: cur.key, subject: cur.subject, figure: "case", baseline: nil, current: nil,
+                                changePercent: nil, regression: false, note: "new case"))
+                continue
+            }
+            if base.status == .ok && cur.status != .ok && cur.status != .unsupported {
+                rows.append(Row(key: cur.key, subject: cur.subject, figure: "status", baseline: nil, current: nil,
+                                changePercent: nil, regression: true, note: "was ok, now \(cur.status.rawValue): \(cur.reason ?? "")"))
+                continue
+            }
+            if base.status != cur.status {
+                rows.append(Row(key: cur.key, subject: cur.subject, figure: "status", baseline: nil, current: nil,
+                                changePercent: nil, regression: false, note: "\(base.status.rawValue) → \(cur.status.rawValue)"))
+            }
+            figure(cur.key, cur.subject, "ns/\(cur.unit)", base.throughput?.medianNsPerOp, cur.throughput?.medianNsPerOp)
+            figure(cur.key, cur.subject, "send p50 ns", base.latency?.send.map { Double($0.p50) }, cur.latency?.send.map { Double($0.p50) })
+            figure(cur.key, cur.subject, "send p99 ns", base.latency?.send.map { Double($0.p99) }, cur.latency?.send.map { Double($0.p99) })
+            figure(cur.key, cur.subject, "end-to-end p50 ns", base.latency?.endToEnd.map { Double($0.p50) }, cur.latency?.endToEnd.map { Double($0.p50) })
+            figure(cur.key, cur.subject, "end-to-end p99 ns", base.latency?.endToEnd.map { Double($0.p99) }, cur.latency?.endToEnd.map { Double($0.p99) })
+            figure(cur.key, cur.subject, "allocs/\(cur.unit)", base.allocations?.countPerOp, cur.allocations?.countPerOp, floor: allocationFloor)
+        }
+        for base in baseline.results where !current.results.contains(where: { $0.key == base.key && $0.subject == base.subject }) {
+            rows.append(Row(key: base.key, subject: base.subject, figure: "case", baseline: nil, current: nil,
+                            changePercent: nil, regression: false, note: "not in the current report"))
+        }
+        return Comparison(thresholdPercent: thresholdPercent, rows: rows)
+    }
+
+    public func render() -> String {
+        func num(_ v: Double?) -> String { v.map { $0 < 1 ? String(format: "%.3f", $0) : Fmt.ns($0) } ?? "–" }
+        let table = Table(headers: ["case", "subject", "figure", "baseline", "current", "change", "verdict"], rows: rows.map { r in
+            let change = r.changePercent.map { String(format: "%+.1f%%", $0) } ?? "–"
+            let verdict = r.regression ? "REGRESSION" + (r.note.map { ": " + $0 } ?? "") : (r.note ?? "")
+            return [r.key, r.subject.rawValue, r.figure, num(r.baseline), num(r.current), change, verdict]
+        }, leftColumns: [0, 1, 2, 6])
+        var out = table.text()
+        let reg = regressions
+        out += reg.isEmpty
+            ? "\nno regression beyond \(String(format: "%g", thresholdPercent))%\n"
+            : "\n\(reg.count) regression(s) beyond \(String(format: "%g", thresholdPercent))%\n"
+        return out
+    }
+}

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Allocation counters read from jemalloc through `mallctl`, found with `dlsym` so the harness
+/// neither links jemalloc nor needs it: when the process was not started with jemalloc
+/// preloaded, `AllocationMeter.shared` is nil and reports say how to get the figures.
+///
+/// What is measured, honestly: process-wide totals (every thread, harness threads included)
+/// of jemalloc's cumulative allocation *requests* (`stats.arenas.<all>.{small,large}.nrequests`,
+/// which include requests served from thread caches), and bytes as the sum over size classes
+/// of requests × class size (so bytes are rounded up to jemalloc's size classes).
+public final class AllocationMeter: @unchecked Sendable {
+    typealias MallctlFn = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
+                                          UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
+
+    public struct Snapshot: Sendable, Equatable {
+        public var count: UInt64
+        public var bytes: UInt64
+    }
+
+    public static let source = "jemalloc process-wide nrequests; bytes by size class"
+
+    /// Non-nil only when jemalloc is the process's allocator and its statistics are compiled in.
+    public static let shared: AllocationMeter? = AllocationMeter()
+
+    private let mallctl: MallctlFn
+    private let binSizes: [UInt64]
+    private let lextentSizes: [UInt64]
+
+    private init?() {
+        // nil is RTLD_DEFAULT: look the symbol up in everything loaded, LD_PRELOADed libraries first.
+        guard let sym = dlsym(nil, "mallctl") else { return nil }
+        let mallctl = unsafeBitCast(sym, to: MallctlFn.self)
+        self.mallctl = mallctl
+        // Statistics must be compiled in, or every counter reads as zero.
+        var stats = false
+        var len = MemoryLayout<Bool>.size
+        guard mallctl("config.stats", &stats, &len, nil, 0) == 0, stats else { return nil }
+        func readUInt32(_ name: String) -> UInt32? {
+            var v: UInt32 = 0
+            var l = MemoryLayout<UInt32>.size
+            return mallctl(name, &v, &l, nil, 0) == 0 ? v : nil
+        }
+        func readSize(_ name: String) -> UInt64? {
+            var v: Int = 0
+            var l = MemoryLayout<Int>.size
+            return mallctl(name, &v, &l, nil, 0) == 0 ? UInt64(v) : nil
+        }
+        guard let nbins = readUInt32("arenas.nbins"), let nlext = readUInt32("arenas.nlextents") else { return nil }
+        binSizes = (0..<Int(nbins)).map { readSize("arenas.bin.\($0).size") ?? 0 }
+        lextentSizes = (0..<Int(nlext)).map { readSize("arenas.lextent.\($0).size") ?? 0 }
+    }
+
+    private func readUInt64(_ name: String) -> UInt64 {
+        var v: UInt64 = 0
+        var l = MemoryLayout<UInt64>.size
+        return mallctl(name, &v, &l, nil, 0) == 0 ? v : 0
+    }
+
+    /// Refreshes jemalloc's statistics ("epoch") and reads the cumulative totals.
+    public func snapshot() -> Snapshot {
+        var epochOut: UInt64 = 0
+        var epochIn: UInt64 = 1
+        var l = MemoryLayout<UInt64>.size
+        _ = mallctl("epoch", &epochOut, &l, &epochIn, MemoryLayout<UInt64>.size)
+        // 4096 is MALLCTL_ARENAS_ALL: all arenas merged.
+        let count = readUInt64("stats.arenas.4096.small.nrequests") &+ readUInt64("stats.arenas.4096.large.nrequests")
+        var bytes: UInt64 = 0
+        for (j, size) in binSizes.enumerated() where size > 0 {
+            bytes &+= readUInt64("stats.arenas.4096.bins.\(j).nrequests") &* size
+        }
+        for (j, size) in lextentSizes.enumerated() where size > 0 {
+            let n = readUInt64("stats.arenas.4096.lextents.\(j).nrequests")
+            if n > 0 { bytes &+= n &* size }
+        }
+        return Snapshot(count: count, bytes: bytes)
+    }
+
+    /// Where a preloadable jemalloc is, if installed (Debian/Ubuntu `libjemalloc2`).
+    public static func libraryPath() -> String? {
+        let candidates = [
+            "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2", "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+            "/usr/lib64/libjemalloc.so.2", "/usr/lib/libjemalloc.so.2", "/usr/local/lib/libjemalloc.so.2",
+        ]
+        return candidates.first { access($0, R_OK) == 0 }
+    }
+
+    /// How to get allocation figures, said once per run when they are missing.
+    public static var howToEnable: String {
+        if libraryPath() != nil {
+            return "allocation figures need jemalloc: run with --allocator jemalloc (or the default --allocator auto)"
+        }
+        return "allocation figures need jemalloc: `apt-get install libjemalloc-dev` (or libjemalloc2), then run again (--allocator auto picks it up)"
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension MachineInfo {
+    /// Reads the machine's description: cores, CPU model, toolchain, build configuration.
+    public static func current(allocator: String) -> MachineInfo {
+        var cpu = "unknown"
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+           let colon = line.firstIndex(of: ":") {
+            cpu = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        #if DEBUG
+        let config = "debug"
+        #else
+        let config = "release"
+        #endif
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return MachineInfo(cores: ProcessInfo.processInfo.activeProcessorCount, cpuModel: cpu,
+                           toolchain: compilerDescription, buildConfiguration: config, allocator: allocator,
+                           os: ProcessInfo.processInfo.operatingSystemVersionString,
+                           date: formatter.string(from: Date()))
+    }
+
+    /// The compiler that built the harness, known at compile time (no subprocess needed).
+    static var compilerDescription: String {
+        #if compiler(>=6.4)
+        return "Swift 6.4 or later"
+        #elseif compiler(>=6.3)
+        return "Swift 6.3"
+        #elseif compiler(>=6.2)
+        return "Swift 6.2"
+        #elseif compiler(>=6.1)
+        return "Swift 6.1"
+        #else
+        return "Swift 6.0"
+        #endif
+    }
+}

@@ -1,0 +1,158 @@
+/// What a workload measures. The raw value is the name used on the command line and in JSON.
+public enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
+    case send
+    case sendMap = "send-map"
+    case chain
+    case fanout
+    case contended
+    case reentrant
+    case churn
+    case mutation
+    case hop
+
+    /// One line saying what is measured; printed by `bench list` and as each table's title.
+    public var summary: String {
+        switch self {
+        case .send: return "one thread, input → subscriber"
+        case .sendMap: return "one thread, input → map → subscriber"
+        case .chain: return "input → N map stages → subscriber (cost per hop)"
+        case .fanout: return "one send delivered to N subscribers of a multicast signal"
+        case .contended: return "T threads sending into one input; exactly once, per-sender order, no overlap"
+        case .reentrant: return "a handler re-sending into its own input until depth N, alone and with busy senders"
+        case .churn: return "subscribe + cancel pairs on a multicast signal with 10 standing subscribers while values flow"
+        case .mutation: return "T senders while another thread rebinds a junction, edits a merged input and subscribes/cancels"
+        case .hop: return "delivery across an execution context (.direct, serial queue, global queue, task)"
+        }
+    }
+
+    /// What one "operation" of the throughput figure is.
+    public var unit: String {
+        switch self {
+        case .fanout: return "delivery"
+        case .churn: return "subscribe+cancel"
+        default: return "value"
+        }
+    }
+
+    public static func < (a: WorkloadID, b: WorkloadID) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Who is measured: the library's two delivery variants and the peers.
+public enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
+    case lockfree
+    case mutex
+    case opencombine
+    case asyncstream
+    case asyncchannel
+
+    public var summary: String {
+        switch self {
+        case .lockfree: return "Signals, Signal<T>.create(delivery: .lockFree)"
+        case .mutex: return "Signals, Signal<T>.create(delivery: .mutex)"
+        case .opencombine: return "OpenCombine 0.14.0 PassthroughSubject"
+        case .asyncstream: return "Swift concurrency AsyncStream (unbounded buffer)"
+        case .asyncchannel: return "swift-async-algorithms 1.1.4 AsyncChannel"
+        }
+    }
+
+    /// True for the library's own variants: a violated guarantee here fails the run.
+    public var isLibrary: Bool { self == .lockfree || self == .mutex }
+
+    public static func < (a: SubjectID, b: SubjectID) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Where the `hop` workload's subscriber runs.
+public enum HopContext: String, CaseIterable, Codable, Sendable {
+    /// On the sending thread.
+    case direct
+    /// On a serial dispatch queue.
+    case serialQueue = "serial-queue"
+    /// On a global concurrent dispatch queue (the library serializes the handler).
+    case globalQueue = "global-queue"
+    /// On a consuming task (how the async peers deliver; they have no other way).
+    case task
+}
+
+/// One row of one table: a workload with its concrete parameters.
+public struct CaseSpec: Codable, Sendable, Hashable {
+    public var workload: WorkloadID
+    /// A short human label distinguishing rows of the same workload ("2 threads", "serial-queue").
+    public var variant: String
+    public var threads: Int
+    public var stages: Int
+    public var subscribers: Int
+    public var depth: Int
+    public var hop: HopContext?
+
+    public init(workload: WorkloadID, variant: String = "", threads: Int = 1, stages: Int = 0,
+                subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil) {
+        self.workload = workload
+        self.variant = variant
+        self.threads = threads
+        self.stages = stages
+        self.subscribers = subscribers
+        self.depth = depth
+        self.hop = hop
+    }
+
+    /// `workload` or `workload[variant]`: the key `compare` matches on.
+    public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+}
+
+/// Everything a run is parameterized by; the defaults are the defaults.
+public struct Parameters: Codable, Sendable, Equatable {
+    public var workloads: [WorkloadID] = WorkloadID.allCases
+    public var subjects: [SubjectID] = SubjectID.allCases
+    public var stages = 10
+    public var subscribers = 100
+    public var threads: [Int] = [2]
+    public var depth = 1_000_000
+    public var repetitions = 5
+    public var quick = false
+    /// Wall time one timed repetition aims for; the operation count is calibrated to it.
+    public var targetRepetitionMilliseconds = 80
+    /// One send in `latencySampleEvery` is timed (a power of two).
+    public var latencySampleEvery = 64
+    /// Seconds after which an isolated (child-process) case is killed and reported as hung.
+    public var watchdogSeconds = 60
+
+    public init() {}
+
+    /// The CI-sized run: fewer repetitions, shorter ones, smaller depth.
+    public static var quick: Parameters {
+        var p = Parameters()
+        p.quick = true
+        p.repetitions = 3
+        p.targetRepetitionMilliseconds = 15
+        p.watchdogSeconds = 20
+        return p
+    }
+
+    /// Expands the selected workloads into concrete cases (rows).
+    public func cases() -> [CaseSpec] {
+        var out: [CaseSpec] = []
+        for w in workloads.sorted() {
+            switch w {
+            case .send: out.append(CaseSpec(workload: .send))
+            case .sendMap: out.append(CaseSpec(workload: .sendMap, stages: 1))
+            case .chain: out.append(CaseSpec(workload: .chain, variant: "\(stages) stages", stages: stages))
+            case .fanout: out.append(CaseSpec(workload: .fanout, variant: "\(subscribers) subscribers", subscribers: subscribers))
+            case .contended:
+                for t in threads { out.append(CaseSpec(workload: .contended, variant: "\(t) threads", threads: t)) }
+            case .reentrant:
+                out.append(CaseSpec(workload: .reentrant, variant: "depth \(depth), alone", threads: 0, depth: depth))
+                out.append(CaseSpec(workload: .reentrant, variant: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
+            case .churn: out.append(CaseSpec(workload: .churn, variant: "10 standing", subscribers: 10))
+            case .mutation:
+                for t in threads { out.append(CaseSpec(workload: .mutation, variant: "\(t) senders", threads: t)) }
+            case .hop:
+                for h in HopContext.allCases { out.append(CaseSpec(workload: .hop, variant: h.rawValue, hop: h)) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,214 @@
+/// The JSON document `bench --format json` writes. Documented in docs/bench-json-schema.md;
+/// bump `currentSchemaVersion` on any incompatible change.
+public struct BenchReport: Codable, Sendable {
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var tool: String
+    public var machine: MachineInfo
+    public var parameters: Parameters
+    public var results: [CaseResult]
+    public var targets: [TargetResult]
+    /// False when a library subject violated a guarantee or crashed.
+    public var passed: Bool
+
+    public init(machine: MachineInfo, parameters: Parameters, results: [CaseResult], targets: [TargetResult]) {
+        self.schemaVersion = Self.currentSchemaVersion
+        self.tool = "signals-bench"
+        self.machine = machine
+        self.parameters = parameters
+        self.results = results
+        self.targets = targets
+        self.passed = !results.contains { $0.failsRun }
+    }
+}
+
+/// The machine and build a report was produced on.
+public struct MachineInfo: Codable, Sendable, Equatable {
+    public var cores: Int
+    public var cpuModel: String
+    public var toolchain: String
+    public var buildConfiguration: String
+    /// "jemalloc" or "system".
+    public var allocator: String
+    public var os: String
+    /// ISO 8601, UTC.
+    public var date: String
+
+    public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
+                allocator: String, os: String, date: String) {
+        self.cores = cores
+        self.cpuModel = cpuModel
+        self.toolchain = toolchain
+        self.buildConfiguration = buildConfiguration
+        self.allocator = allocator
+        self.os = os
+        self.date = date
+    }
+}
+
+/// How a case ended.
+public enum CaseStatus: String, Codable, Sendable {
+    /// Measured, and every check held.
+    case ok
+    /// The subject cannot do this workload; `reason` says why. Not a failure.
+    case unsupported
+    /// A check found a violated guarantee; `violations` says which, with counts.
+    case failed
+    /// The (isolated) case crashed; `reason` names the signal.
+    case crashed
+    /// The (isolated) case did not finish before the watchdog fired.
+    case timedOut
+}
+
+/// Throughput of the timed repetitions.
+public struct ThroughputStats: Codable, Sendable, Equatable {
+    /// Operations (see `CaseResult.unit`) per timed repetition.
+    public var operations: Int
+    public var medianNsPerOp: Double
+    public var minNsPerOp: Double
+    public var maxNsPerOp: Double
+    /// 1e9 / medianNsPerOp.
+    public var opsPerSecond: Double
+    /// ns per operation of each repetition, in run order.
+    public var repetitionsNsPerOp: [Double]
+
+    public init(operations: Int, repetitionsNsPerOp: [Double]) {
+        self.operations = operations
+        self.repetitionsNsPerOp = repetitionsNsPerOp
+        let sorted = repetitionsNsPerOp.sorted()
+        let n = sorted.count
+        if n == 0 {
+            medianNsPerOp = 0; minNsPerOp = 0; maxNsPerOp = 0
+        } else {
+            medianNsPerOp = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+            minNsPerOp = sorted[0]
+            maxNsPerOp = sorted[n - 1]
+        }
+        opsPerSecond = medianNsPerOp > 0 ? 1e9 / medianNsPerOp : 0
+    }
+}
+
+/// Percentiles of one merged latency histogram, in nanoseconds.
+public struct LatencySummary: Codable, Sendable, Equatable {
+    public var count: UInt64
+    public var p50: UInt64
+    public var p90: UInt64
+    public var p99: UInt64
+    public var p999: UInt64
+    public var p9999: UInt64
+    public var max: UInt64
+    /// (percentile, ns) pairs along HdrHistogram's logarithmic percentile ticks, for plots.
+    public var distribution: [PercentilePoint]
+
+    public init(count: UInt64, p50: UInt64, p90: UInt64, p99: UInt64, p999: UInt64, p9999: UInt64,
+                max: UInt64, distribution: [PercentilePoint]) {
+        self.count = count; self.p50 = p50; self.p90 = p90; self.p99 = p99
+        self.p999 = p999; self.p9999 = p9999; self.max = max; self.distribution = distribution
+    }
+}
+
+public struct PercentilePoint: Codable, Sendable, Equatable {
+    public var percentile: Double
+    public var ns: UInt64
+    public init(percentile: Double, ns: UInt64) { self.percentile = percentile; self.ns = ns }
+}
+
+/// Latency figures of one case.
+public struct LatencyStats: Codable, Sendable, Equatable {
+    /// One send (or subscribe+cancel) in this many was timed.
+    public var sampleEvery: Int
+    /// Time of the `send` call itself, all sender threads merged.
+    public var send: LatencySummary?
+    /// Time from just before `send` to the handler seeing the value.
+    public var endToEnd: LatencySummary?
+    public init(sampleEvery: Int, send: LatencySummary?, endToEnd: LatencySummary?) {
+        self.sampleEvery = sampleEvery; self.send = send; self.endToEnd = endToEnd
+    }
+}
+
+/// Allocation figures of one case (present only when jemalloc's statistics are available).
+public struct AllocationStats: Codable, Sendable, Equatable {
+    /// What the counters are, e.g. "jemalloc process-wide nrequests, size-class bytes".
+    public var source: String
+    /// Allocations per operation, over the timed interval of the least-allocating repetition.
+    public var countPerOp: Double
+    /// Bytes (rounded up to jemalloc's size classes) per operation, same repetition.
+    public var bytesPerOp: Double
+    public init(source: String, countPerOp: Double, bytesPerOp: Double) {
+        self.source = source; self.countPerOp = countPerOp; self.bytesPerOp = bytesPerOp
+    }
+}
+
+/// A guarantee a workload's checker found broken.
+public struct Violation: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// e.g. "exactly once", "per-sender order", "no concurrent entry".
+    public var guarantee: String
+    public var detail: String
+    public var counts: [String: Int]
+    public init(guarantee: String, detail: String, counts: [String: Int]) {
+        self.guarantee = guarantee; self.detail = detail; self.counts = counts
+    }
+    public var description: String {
+        let c = counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+        return "\(guarantee) violated: \(detail)" + (c.isEmpty ? "" : " (\(c))")
+    }
+}
+
+/// One row: a subject on one case.
+public struct CaseResult: Codable, Sendable {
+    public var workload: WorkloadID
+    public var variant: String
+    public var subject: SubjectID
+    public var status: CaseStatus
+    public var reason: String?
+    public var unit: String
+    public var throughput: ThroughputStats?
+    public var latency: LatencyStats?
+    public var allocations: AllocationStats?
+    public var violations: [Violation]
+    /// Extra counts a workload reports (e.g. values dropped in transit by `mutation`).
+    public var counters: [String: Int]
+    /// True when the case ran in a child process.
+    public var isolated: Bool
+
+    public init(spec: CaseSpec, subject: SubjectID, status: CaseStatus, reason: String? = nil) {
+        self.workload = spec.workload
+        self.variant = spec.variant
+        self.subject = subject
+        self.status = status
+        self.reason = reason
+        self.unit = spec.workload.unit
+        self.throughput = nil
+        self.latency = nil
+        self.allocations = nil
+        self.violations = []
+        self.counters = [:]
+        self.isolated = false
+    }
+
+    /// `workload` or `workload[variant]`.
+    public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+
+    /// A library subject that broke a guarantee or crashed fails the run; peers never do
+    /// (their limits are what the table reports).
+    public var failsRun: Bool {
+        subject.isLibrary && (status == .failed || status == .crashed || status == .timedOut)
+    }
+}
+
+/// Whether one of the performance targets was met.
+public struct TargetResult: Codable, Sendable, Equatable {
+    public enum Verdict: String, Codable, Sendable { case met, notMet = "not met", notMeasured = "not measured" }
+    public var id: String
+    public var description: String
+    public var verdict: Verdict
+    /// The measured figure, in the target's unit, when there is one.
+    public var measured: Double?
+    public var limit: Double?
+    public var unit: String
+    public init(id: String, description: String, verdict: Verdict, measured: Double?, limit: Double?, unit: String) {
+        self.id = id; self.description = description; self.verdict = verdict
+        self.measured = measured; self.limit = limit; self.unit = unit
+    }
+}

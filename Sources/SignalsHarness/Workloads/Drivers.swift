@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+/// The handler of the `reentrant` workload: checks the value, then (outside the checked
+/// region, so a library that nests the call is not mistaken for a concurrent one) re-sends
+/// the next value of the chain into the same input until the depth is reached.
+public final class ReentrantHandler: @unchecked Sendable {
+    public let checker: DeliveryChecker
+    public let depth: Int
+    let done = Atomic<Bool>(false)
+
+    public init(checker: DeliveryChecker, depth: Int) {
+        self.checker = checker
+        self.depth = depth
+    }
+
+    @inline(__always)
+    public func handle<S: ValueSender>(_ value: Int, resend: S) {
+        checker.receive(value)
+        if value >> 32 == 0 {
+            if value < depth { resend.send(value &+ 1) } else { done.store(true, ordering: .releasing) }
+        }
+    }
+
+    public var isDone: Bool { done.load(ordering: .acquiring) }
+}
+
+extension RunContext {
+    /// The `send`/`chain`/`hop` driver: one thread sends `operations` values, then waits until
+    /// the checker has them all (immediate for synchronous delivery).
+    public func driveSequential<S: ValueSender>(_ sender: S, checker: DeliveryChecker) {
+        startClock()
+        sendAll(sender, count: operations)
+        waitForDelivery(checker, count: operations)
+        stopClock()
+        sent = [operations]
+    }
+
+    /// The `contended` driver: `spec.threads` threads share `operations` values.
+    public func driveContended<S: ValueSender>(checker: DeliveryChecker, _ makeSender: (Int) -> S) {
+        let t = max(1, spec.threads)
+        let per = max(1, operations / t)
+        runSenders(threads: t, perThread: per, makeSender)
+        waitForDelivery(checker, count: per * t)
+        stopClock()
+        completedOperations = per * t
+    }
+
+    /// The `reentrant` driver. Sender 0 is the chain (started with one send of 0 from this
+    /// thread, so the chain runs on its stack); senders 1... are `spec.threads` busy threads
+    /// sending as fast as they can until the chain is done (at most `depth + 1` values each).
+    public func driveReentrant<S: ValueSender>(_ handler: ReentrantHandler, _ makeSender: (Int) -> S) {
+        let busy = spec.threads
+        let stop = Atomic<Bool>(false)
+        let started = Atomic<Int>(0)
+        // Each busy thread writes only its own slot, once, before leaving the group.
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: busy + 1)
+        counts.initialize(repeating: 0, count: busy + 1)
+        defer { counts.deallocate() }
+        nonisolated(unsafe) let countsRef = counts
+        let group = DispatchGroup()
+        let senders = UncheckedBox((0...busy).map { makeSender($0) })
+        for b in 0..<busy {
+            group.enter()
+            Thread {
+                let s = senders.value[b + 1]
+                let base = (b + 1) << 32
+                var i = 0
+                started.wrappingAdd(1, ordering: .acquiringAndReleasing)
+                // Bounded: an unbounded flood into a FIFO queue would push each re-sent chain
+                // value behind an ever longer backlog and measure the backlog, not re-entrancy.
+                let limit = handler.depth + 1
+                while i < limit && !stop.load(ordering: .relaxed) {
+                    s.send(base | i)
+                    i &+= 1
+                }
+                countsRef[b + 1] = i
+                group.leave()
+            }.start()
+        }
+        while started.load(ordering: .acquiring) < busy { sched_yield() }
+        startClock()
+        senders.value[0].send(0)
+        // With busy senders, the chain may be carried on by whichever thread holds the node.
+        // Watchdog: a chain that makes no progress for `stallSeconds` is reported as stalled
+        // (an async peer whose handler awaits its own channel deadlocks here).
+        var lastCount = -1
+        var lastChange = monotonicNanos()
+        while !handler.isDone {
+            let now = monotonicNanos()
+            let count = handler.checker.received
+            if count != lastCount {
+                lastCount = count
+                lastChange = now
+            } else if now - lastChange > UInt64(stallSeconds * 1e9) {
+                stalled = "no value delivered for \(stallSeconds) s after \(count) of \(handler.depth + 1) (deadlock)"
+                break
+            }
+            sched_yield()
+        }
+        stopClock()
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        if stalled != nil { return }
+        counts[0] = handler.depth + 1
+        sent = Array(UnsafeBufferPointer(start: counts, count: busy + 1))
+        waitForDelivery(handler.checker, count: sent.reduce(0, +))
+        completedOperations = handler.depth + 1
+        if busy > 0 { counters["busyValues"] = sent.dropFirst().reduce(0, +) }
+    }
+
+    /// The `churn` driver: one thread sends values (sender 0) to the standing subscribers while
+    /// this thread performs `operations` subscribe+cancel pairs, which is what is timed.
+    public func driveChurn<S: ValueSender>(_ sender: S, standing: [DeliveryChecker], _ subscribeAndCancel: () -> Void) {
+        let stop = Atomic<Bool>(false)
+        let started = Atomic<Bool>(false)
+        let count = UncheckedBox(0)
+        let group = DispatchGroup()
+        let box = UncheckedBox(sender)
+        group.enter()
+        Thread {
+            var i = 0
+            started.store(true, ordering: .releasing)
+            while !stop.load(ordering: .relaxed) {
+                box.value.send(i)
+                i &+= 1
+            }
+            count.value = i
+            group.leave()
+        }.start()
+        while !started.load(ordering: .acquiring) { sched_yield() }
+        startClock()
+        for _ in 0..<operations { subscribeAndCancel() }
+        stopClock()
+        stop.store(true, ordering: .relaxed)
+        group.wait()
+        sent = [count.value]
+        for c in standing { waitForDelivery(c, count: count.value) }
+        counters["valuesDuringChurn"] = count.value
+    }
+}
+
+/// Runs async code from the harness's synchronous world (the main thread is not part of the
+/// cooperative pool, so blocking it on a semaphore is safe).
+public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let box = UncheckedBox<T?>(nil)
+    let sem = DispatchSemaphore(value: 0)
+    Task.detached {
+        box.value = await body()
+        sem.signal()
+    }
+    sem.wait()
+    return box.value!
+}

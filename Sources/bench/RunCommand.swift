@@ -1,0 +1,157 @@
+import ArgumentParser
+import Foundation
+import SignalsHarness
+
+/// The default subcommand: runs the suite and prints the report.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the benchmark suite (the default when no subcommand is given)."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, markdown
+    }
+
+    enum Allocator: String, ExpressibleByArgument, CaseIterable {
+        /// jemalloc when libjemalloc.so.2 is installed, else the system allocator.
+        case auto, jemalloc, system
+    }
+
+    @Option(name: .long, help: "Workloads to run, comma-separated (default: all). See `bench list`.")
+    var workload: [String] = []
+
+    @Option(name: .long, help: "Subjects to run, comma-separated (default: all). See `bench list`.")
+    var subject: [String] = []
+
+    @Option(help: "map stages in `chain` (default 10).")
+    var stages: Int?
+
+    @Option(help: "Subscribers in `fanout` (default 100).")
+    var subscribers: Int?
+
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2; try 1,2,4,8,16).")
+    var threads: [String] = []
+
+    @Option(help: "Re-entrant depth (default 1000000).")
+    var depth: Int?
+
+    @Option(help: "Timed repetitions per case (default 5; 3 with --quick).")
+    var repetitions: Int?
+
+    @Option(name: .customLong("sample-every"), help: "Time one send in N for latency (power of two, default 64).")
+    var sampleEvery: Int?
+
+    @Flag(help: "A CI-sized run (under a minute).")
+    var quick = false
+
+    @Option(help: "Output format: text, json or markdown.")
+    var format: Format = .text
+
+    @Option(help: "Also write report.txt, report.json, report.md and latency.svg into this directory.")
+    var output: String?
+
+    @Option(help: "auto (jemalloc when installed), jemalloc or system. Allocation figures need jemalloc.")
+    var allocator: Allocator = .auto
+
+    @Flag(help: "Print the full latency percentile distribution of every case.")
+    var percentiles = false
+
+    func run() throws {
+        var options = RunOptions()
+        options.workloads = splitList(workload)
+        options.subjects = splitList(subject)
+        options.stages = stages
+        options.subscribers = subscribers
+        options.threads = splitList(threads)
+        options.depth = depth
+        options.repetitions = repetitions
+        options.sampleEvery = sampleEvery
+        options.quick = quick
+        let parameters: Parameters
+        do {
+            parameters = try options.parameters()
+        } catch {
+            throw UsageError(error.description)
+        }
+        if let output {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
+                throw UsageError("--output: '\(output)' is a file; expected a directory (created if missing)")
+            }
+        }
+
+        // jemalloc must be the allocator from the start, so preload it and start over.
+        if AllocationMeter.shared == nil && allocator != .system
+            && ProcessInfo.processInfo.environment["SIGNALS_BENCH_REEXEC"] == nil {
+            if let lib = AllocationMeter.libraryPath() {
+                let failure = ChildProcess.reexecWithJemalloc(library: lib)
+                FileHandle.standardError.write(Data("warning: could not restart with jemalloc (\(failure)); continuing without allocation figures\n".utf8))
+            } else if allocator == .jemalloc {
+                throw UsageError("--allocator jemalloc: libjemalloc.so.2 is not installed; install it (`apt-get install libjemalloc-dev`), or use --allocator auto|system")
+            }
+        }
+        let allocatorName = AllocationMeter.shared != nil ? "jemalloc" : "system"
+
+        let interactive = isatty(STDERR_FILENO) == 1
+        var progress: (@Sendable (Int, Int, String) -> Void)?
+        if interactive {
+            progress = { i, n, label in
+                FileHandle.standardError.write(Data("\r\u{1B}[K[\(i)/\(n)] \(label)".utf8))
+            }
+        }
+        let isolate: @Sendable (CaseSpec, SubjectID) -> CaseResult = { spec, subject in
+            ChildProcess.runCase(spec: spec, subject: subject, parameters: parameters)
+        }
+        let runner = Runner(parameters: parameters, subjects: SubjectRegistry.all(), isolate: isolate, progress: progress)
+        let results = runner.runAll()
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+
+        let report = BenchReport(machine: .current(allocator: allocatorName), parameters: parameters,
+                                 results: results, targets: Targets.evaluate(results))
+        switch format {
+        case .text: print(TextReport.render(report, percentiles: percentiles), terminator: "")
+        case .json: print(JSONReport.render(report))
+        case .markdown: print(MarkdownReport.render(report), terminator: "")
+        }
+        if let output {
+            let dir = URL(fileURLWithPath: output)
+            do {
+                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+                try TextReport.render(report, percentiles: true).write(to: dir.appendingPathComponent("report.txt"), atomically: true, encoding: .utf8)
+                try JSONReport.encode(report).write(to: dir.appendingPathComponent("report.json"))
+                try MarkdownReport.render(report).write(to: dir.appendingPathComponent("report.md"), atomically: true, encoding: .utf8)
+                try SVGPlot.render(report).write(to: dir.appendingPathComponent("latency.svg"), atomically: true, encoding: .utf8)
+            } catch {
+                throw UsageError("--output: cannot write into '\(output)': \(error.localizedDescription)")
+            }
+            if interactive || format != .text {
+                FileHandle.standardError.write(Data("wrote report.txt, report.json, report.md, latency.svg to \(output)\n".utf8))
+            }
+        }
+        if !report.passed { throw ExitCode(1) }
+    }
+}
+
+/// The hidden child-process entry: runs one case in process and prints its result as JSON.
+struct CaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: ChildProcess.subcommand, shouldDisplay: false)
+
+    @Option var subject: String
+    @Option var spec: String
+    @Option var parameters: String
+
+    func run() throws {
+        let decoder = JSONDecoder()
+        guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
+            throw UsageError("--subject: unknown subject '\(subject)'")
+        }
+        let caseSpec = try decoder.decode(CaseSpec.self, from: Data(spec.utf8))
+        let params = try decoder.decode(Parameters.self, from: Data(parameters.utf8))
+        let result = Runner(parameters: params, subjects: [s]).measure(s, caseSpec)
+        let data = try JSONEncoder().encode(result)
+        FileHandle.standardOutput.write(data)
+        // Tasks a deadlocked peer left blocked must not keep the child alive.
+        Foundation.exit(0)
+    }
+}
