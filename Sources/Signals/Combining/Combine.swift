@@ -31,8 +31,8 @@ extension Signal {
         guard takeOutput() && s2.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } }))
         return Signal<EitherResult2<T, U2>>(rootedAt: node)
     }
 
@@ -67,9 +67,9 @@ extension Signal {
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } }))
         return Signal<EitherResult3<T, U2, U3>>(rootedAt: node)
     }
 
@@ -104,10 +104,10 @@ extension Signal {
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in { r in n.deliver(.success(.result4(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.deliver(.success(.result4(r))) } }))
         return Signal<EitherResult4<T, U2, U3, U4>>(rootedAt: node)
     }
 
@@ -142,11 +142,11 @@ extension Signal {
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() && s5.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(.success(.result1(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in { r in n.deliver(.success(.result2(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in { r in n.deliver(.success(.result3(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in { r in n.deliver(.success(.result4(r))) } }))
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: s5, into: node) { n in { r in n.deliver(.success(.result5(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.deliver(.success(.result4(r))) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: s5, into: node) { n in SignalSink { r in n.deliver(.success(.result5(r))) } }))
         return Signal<EitherResult5<T, U2, U3, U4, U5>>(rootedAt: node)
     }
 }

@@ -49,7 +49,7 @@ extension Signal {
         let node = SignalNode<Tagged<T>>(variant: delivery)
         for (i, s) in all.enumerated() {
             guard s.takeOutput() else { return .duplicate(delivery: delivery, root: node) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in { r in n.deliver(.success(Tagged(index: i, result: r))) } }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } }))
         }
         let count = all.count
         return Signal<Tagged<T>>(rootedAt: node).transform(initialState: 0, context: context) { ended, r, next in

@@ -33,11 +33,11 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     ///   elsewhere), `.loop` if `input` feeds this junction's signal.
     @inlinable @discardableResult
     public func bind(to input: SignalInput<T>) -> SignalBindError? {
-        bind(to: input) { r in input.send(result: r) }
+        bind(to: input, sink: SignalSink { r in input.send(result: r) })
     }
 
     @usableFromInline
-    func bind(to input: SignalInput<T>, sink: @escaping SignalSink<T>) -> SignalBindError? {
+    func bind(to input: SignalInput<T>, sink: SignalSink<T>) -> SignalBindError? {
         guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
         let claimed: SignalBindError? = binding.withLock { b in

@@ -45,7 +45,7 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
         return add(source, record: FeederRecord(MergedSourceFeeder(
             upstream: source, node: node,
             makeSink: { node in
-                { r in
+                SignalSink { r in
                     switch r {
                     case .success: node.deliver(r)
                     case .failure(let e):

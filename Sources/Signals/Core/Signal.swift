@@ -25,13 +25,13 @@ public class Signal<T: Sendable>: @unchecked Sendable {
 
     /// Connects a sink at the end of this signal's chain, building the fused chain (and fresh
     /// per-activation state) down from the root. Called on every activation.
-    @usableFromInline let attachChain: @Sendable (@escaping SignalSink<T>) -> ChainAttachment
+    @usableFromInline let attachChain: @Sendable (SignalSink<T>) -> ChainAttachment
 
     @usableFromInline let outputTaken = Atomic<Bool>(false)
 
     @usableFromInline
     init(delivery: DeliveryVariant, root: NodeBase,
-         attachChain: @escaping @Sendable (@escaping SignalSink<T>) -> ChainAttachment) {
+         attachChain: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.delivery = delivery
         self.root = root
         self.attachChain = attachChain
@@ -64,7 +64,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// Appends a fused stage: `build` is called on every activation with the downstream sink
     /// and returns the sink for this stage (so per-activation state starts afresh).
     @inlinable
-    func appending<U>(_ build: @escaping @Sendable (@escaping SignalSink<U>) -> SignalSink<T>) -> Signal<U> {
+    func appending<U>(_ build: @escaping @Sendable (SignalSink<U>) -> SignalSink<T>) -> Signal<U> {
         guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
         return Signal<U>(delivery: delivery, root: root) { sink in upstream(build(sink)) }
@@ -77,7 +77,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         if context.isDirect { return self }
         guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
         let node = SignalNode<T>(variant: delivery, context: context)
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in { r in n.deliver(r) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(r) } }))
         return Signal(rootedAt: node)
     }
 }
@@ -106,7 +106,7 @@ final class ChainAttachment: @unchecked Sendable {
 @usableFromInline
 final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendable {
     // Unchecked: `attachment` is touched only by the node's activation runner.
-    @usableFromInline let upstreamAttach: @Sendable (@escaping SignalSink<U>) -> ChainAttachment
+    @usableFromInline let upstreamAttach: @Sendable (SignalSink<U>) -> ChainAttachment
     @usableFromInline let root: NodeBase
     /// Weak: the node owns its feeders. While active, the sink holds the node strongly, and
     /// that cycle is broken by deactivation.

@@ -116,7 +116,7 @@ final class OutputTerminal: @unchecked Sendable {
     /// and disconnects the chain after an end.
     @inlinable
     func sink<T: Sendable>(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
-        { [self] r in
+        SignalSink { [self] r in
             if closed.load(ordering: .relaxed) { return }
             if case .failure(let end) = r {
                 closed.store(true, ordering: .releasing)
@@ -131,7 +131,7 @@ final class OutputTerminal: @unchecked Sendable {
     /// The terminal sink around a value handler (ends are not passed to it).
     @inlinable
     func valueSink<T: Sendable>(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
-        { [self] r in
+        SignalSink { [self] r in
             if closed.load(ordering: .relaxed) { return }
             switch r {
             case .success(let v):
@@ -172,7 +172,7 @@ final class OutputTerminal: @unchecked Sendable {
 public struct SignalNext<T: Sendable>: Sendable {
     @usableFromInline let sink: SignalSink<T>
 
-    @inlinable init(_ sink: @escaping SignalSink<T>) { self.sink = sink }
+    @inlinable init(_ sink: SignalSink<T>) { self.sink = sink }
 
     /// Emits a value.
     @inlinable @inline(__always) public func send(value: T) { sink(.success(value)) }

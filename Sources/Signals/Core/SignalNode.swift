@@ -3,7 +3,22 @@ import Synchronization
 
 /// The receiving end of every stage: one closure that takes a result. Sinks run while their
 /// node is held, so a sink is never entered concurrently with itself.
-public typealias SignalSink<T> = @Sendable (Result<T, SignalEnd>) -> Void
+///
+/// A struct rather than a bare function type: sinks pass through generic function types
+/// (`attachChain`, stage builders), and a bare closure would be re-abstracted there (a thunk
+/// per stage per value); inside a struct it keeps the one representation it was made with.
+public struct SignalSink<T: Sendable>: Sendable {
+    @usableFromInline let body: @Sendable (Result<T, SignalEnd>) -> Void
+
+    /// A sink that runs `body` for each result.
+    @inlinable public init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        self.body = body
+    }
+
+    /// Delivers a result.
+    @inlinable @inline(__always)
+    public func callAsFunction(_ result: Result<T, SignalEnd>) { body(result) }
+}
 
 /// What travels through a node's delivery queue: values, and graph changes, which take their
 /// place in line so that they happen between two values and never reorder them.
@@ -187,7 +202,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
     /// An end sent before anything was attached is delivered to it at once.
     @usableFromInline
-    func attach(_ sink: @escaping SignalSink<T>) {
+    func attach(_ sink: SignalSink<T>) {
         perform { [self] in output = sink }
         var pendingEnd: SignalEnd?
         updateActivation { a in
@@ -262,5 +277,5 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 @usableFromInline
 final class SinkBox<T: Sendable>: @unchecked Sendable {
     @usableFromInline let sink: SignalSink<T>
-    @usableFromInline init(_ sink: @escaping SignalSink<T>) { self.sink = sink }
+    @usableFromInline init(_ sink: SignalSink<T>) { self.sink = sink }
 }

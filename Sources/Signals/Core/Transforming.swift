@@ -42,14 +42,14 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable (Result<T, SignalEnd>, SignalNext<U>) -> Void
     ) -> Signal<U> {
-        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(())
-            let next = SignalNext<U> { r in
+            let next = SignalNext<U>(SignalSink { r in
                 if state.ended { return }
                 if case .failure = r { state.ended = true }
                 sink(r)
-            }
-            return { r in processor(r, next) }
+            })
+            return SignalSink { r in processor(r, next) }
         }
     }
 
@@ -60,22 +60,22 @@ extension Signal {
         initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, Result<T, SignalEnd>, SignalNext<U>) -> Void
     ) -> Signal<U> {
-        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(initialState)
-            let next = SignalNext<U> { r in
+            let next = SignalNext<U>(SignalSink { r in
                 if state.ended { return }
                 if case .failure = r { state.ended = true }
                 sink(r)
-            }
-            return { r in processor(&state.value, r, next) }
+            })
+            return SignalSink { r in processor(&state.value, r, next) }
         }
     }
 
     /// Transforms each value; ends pass through.
     @inlinable
     public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
-        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
-            { r in
+        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
+            SignalSink { r in
                 switch r {
                 case .success(let v): sink(.success(transform(v)))
                 case .failure(let e): sink(.failure(e))
@@ -89,9 +89,9 @@ extension Signal {
     public func map<S: Sendable, U>(
         initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, T) -> U
     ) -> Signal<U> {
-        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
+        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(initialState)
-            return { r in
+            return SignalSink { r in
                 switch r {
                 case .success(let v): sink(.success(transform(&state.value, v)))
                 case .failure(let e): sink(.failure(e))
@@ -103,8 +103,8 @@ extension Signal {
     /// Passes the values for which `isIncluded` is true; ends pass through.
     @inlinable
     public func filter(context: Exec = .direct, _ isIncluded: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        hop(to: context).appending { (sink: @escaping SignalSink<T>) -> SignalSink<T> in
-            { r in
+        hop(to: context).appending { (sink: SignalSink<T>) -> SignalSink<T> in
+            SignalSink { r in
                 switch r {
                 case .success(let v): if isIncluded(v) { sink(r) }
                 case .failure: sink(r)
@@ -116,8 +116,8 @@ extension Signal {
     /// Transforms each value and passes the non-nil results; ends pass through.
     @inlinable
     public func compactMap<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U?) -> Signal<U> {
-        hop(to: context).appending { (sink: @escaping SignalSink<U>) -> SignalSink<T> in
-            { r in
+        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
+            SignalSink { r in
                 switch r {
                 case .success(let v): if let u = transform(v) { sink(.success(u)) }
                 case .failure(let e): sink(.failure(e))

@@ -27,8 +27,8 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         self.node = node
         self.held = held
         if signal.takeOutput() {
-            node.output = { r in held.results.append(r) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in { r in n.deliver(r) } }))
+            node.output = SignalSink { r in held.results.append(r) }
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink { r in n.deliver(r) } }))
             node.updateActivation { $0.wanted = true }
         } else {
             held.results = [.failure(.other(SignalBindError.duplicate))]

@@ -12,7 +12,7 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
 
     @usableFromInline
     init(delivery: DeliveryVariant, node: SignalNode<T>, multicaster: Multicaster<T>,
-         attachBranch: @escaping @Sendable (@escaping SignalSink<T>) -> ChainAttachment) {
+         attachBranch: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.multicaster = multicaster
         super.init(delivery: delivery, root: node, attachChain: attachBranch)
     }
@@ -23,9 +23,9 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     static func make(upstream: Signal<T>, cache: MultiCache<T>) -> SignalMulti<T> {
         let node = SignalNode<T>(variant: upstream.delivery)
         let m = Multicaster<T>(node: node, cache: cache)
-        node.output = { r in m.receive(r) }
+        node.output = SignalSink { r in m.receive(r) }
         if upstream.takeOutput() {
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in { r in n.deliver(r) } }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
         } else {
             m.cache.end = .other(SignalBindError.duplicate)
         }
@@ -103,7 +103,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         node.updateActivation { [self] a in a.wanted = branchCount.load(ordering: .acquiring) > 0 }
     }
 
-    @inlinable func addBranch(_ sink: @escaping SignalSink<T>) -> ChainAttachment {
+    @inlinable func addBranch(_ sink: SignalSink<T>) -> ChainAttachment {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
         let node = self.node
         node.perform { [self] in
