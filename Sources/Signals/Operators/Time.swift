@@ -88,6 +88,41 @@ extension Signal {
         }
     }
 
+    /// Emits the latest value at the end of each `interval` that began with a value
+    /// (`throttleLast`, `auditTime`, `throttle(latest: true)` without the leading value): the
+    /// first value starts a window, later values in it replace the waiting one, and the window's
+    /// end emits it. A value still waiting when the signal completes is emitted before the
+    /// completion; errors and cancellation drop it.
+    ///
+    /// State: the waiting value and the window's timer, per activation.
+    public func throttleLast(interval: Duration, context: Exec = .global) -> Signal<T> {
+        typealias S = (pending: T?, timer: (any Lifetime)?)
+        return stage(initialState: S(nil, nil), eventType: Void.self) {
+            (s: inout S, e: StageEvent<T, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(.success(let v)):
+                s.pending = v
+                if s.timer == nil { s.timer = channel.schedule(after: interval, on: context, ()) }
+            case .upstream(.failure(.complete)):
+                s.timer = nil
+                if let p = s.pending { next.send(value: p) }
+                s.pending = nil
+                next.complete()
+            case .upstream(.failure(let end)):
+                s = (nil, nil)
+                next.send(end: end)
+            case .event:
+                s.timer = nil
+                if let p = s.pending {
+                    s.pending = nil
+                    next.send(value: p)
+                }
+            }
+        }
+    }
+
     /// Emits each value, and the completion, `interval` later (`delay`). Errors and
     /// cancellation are passed on at once, dropping values still waiting.
     ///

@@ -17,7 +17,9 @@ public struct SignalGroup<Key: Sendable, Value: Sendable>: Sendable {
 /// How the flattening operators treat a new inner signal while others are running.
 @usableFromInline
 enum FlattenStrategy: Sendable {
-    case merge, latest, first, concat
+    /// Up to `limit` inner signals at once; later ones wait their turn (concatMap is a limit of 1).
+    case merge(limit: Int)
+    case latest, first
 }
 
 /// An inner signal's result, tagged with the inner signal's number.
@@ -99,7 +101,18 @@ extension Signal {
     /// State: the inner subscriptions, in the stage's per-activation state; inner values reach
     /// the stage through its private input, serialized with upstream values.
     public func flatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
-        flatten(.merge, transform)
+        flatten(.merge(limit: .max), transform)
+    }
+
+    /// Like `flatMap(_:)`, but with at most `maxConcurrent` inner signals subscribed at once;
+    /// the signals made from later values wait, in order, for a running one to complete
+    /// (`flatMap(maxPublishers:)`, `merge(maxConcurrent:)`).
+    public func flatMap<U: Sendable>(
+        maxConcurrent: Int,
+        _ transform: @escaping @Sendable (T) -> Signal<U>
+    ) -> Signal<U> {
+        precondition(maxConcurrent > 0, "flatMap(maxConcurrent:) needs a positive limit")
+        return flatten(.merge(limit: maxConcurrent), transform)
     }
 
     /// Like `flatMap(_:)`, but a new value cancels the inner signal made from the previous one
@@ -119,7 +132,7 @@ extension Signal {
     ///
     /// `transform` runs when the value arrives; its signal is subscribed later.
     public func concatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
-        flatten(.concat, transform)
+        flatten(.merge(limit: 1), transform)
     }
 
     /// Forwards the values of the latest signal this signal has delivered, cancelling the previous
@@ -150,15 +163,13 @@ extension Signal {
                 break
             case .upstream(.success(let v)):
                 switch strategy {
-                case .merge:
-                    start(transform(v))
+                case .merge(let limit):
+                    if s.active.count < limit { start(transform(v)) } else { s.waiting.append(transform(v)) }
                 case .latest:
                     s.active = [:]  // releasing the outputs cancels them
                     start(transform(v))
                 case .first:
                     if s.active.isEmpty { start(transform(v)) }
-                case .concat:
-                    if s.active.isEmpty { start(transform(v)) } else { s.waiting.append(transform(v)) }
                 }
             case .upstream(.failure(.complete)):
                 s.outerComplete = true
@@ -298,6 +309,37 @@ extension Signal {
             case .failure(let e):
                 buf = []
                 next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits the values collected since the previous emission each time `boundary` sends a value,
+    /// empty arrays included (`buffer(boundary:)`, RxJS `buffer(notifier)`). When this signal
+    /// completes, the values left (if any) are emitted before the completion; errors drop them.
+    /// The boundary's completion or cancellation is ignored; its error ends the result.
+    ///
+    /// State: the array being filled, per activation.
+    public func buffer<U: Sendable>(boundary: Signal<U>, context: Exec = .direct) -> Signal<[T]> {
+        combine(boundary, initialState: [T](), context: context) { (buf: inout [T], e: EitherResult2<T, U>, next: SignalNext<[T]>) in
+            switch e {
+            case .result1(.success(let v)):
+                buf.append(v)
+            case .result1(.failure(.complete)):
+                if !buf.isEmpty { next.send(value: buf) }
+                buf = []
+                next.complete()
+            case .result1(.failure(let end)):
+                buf = []
+                next.send(end: end)
+            case .result2(.success):
+                let full = buf
+                buf = []
+                next.send(value: full)
+            case .result2(.failure(.other(let error))):
+                buf = []
+                next.send(end: .other(error))
+            case .result2(.failure):
+                break
             }
         }
     }

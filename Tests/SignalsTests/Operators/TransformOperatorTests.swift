@@ -132,6 +132,32 @@ struct Point: Sendable, Equatable {
         #expect(rec.end == .complete)
     }
 
+    @Test(arguments: variants) func flatMapMaxConcurrent(_ v: DeliveryVariant) {
+        let inputs = (0..<3).map { _ in Signal<Int>.create(delivery: v) }
+        let signals = inputs.map(\.signal)
+        let (outer, signal) = Signal<Int>.create(delivery: v)
+        let rec = Recorder(signal.flatMap(maxConcurrent: 2) { signals[$0] })
+        for i in 0..<3 { outer.send(value: i) }
+        inputs[0].input.send(value: 0)
+        inputs[1].input.send(value: 1)
+        #expect(inputs[2].input.send(value: 99) == .inactive, "the third waits for a free slot")
+        inputs[0].input.complete()
+        inputs[2].input.send(value: 2)
+        inputs[1].input.send(value: 11)
+        outer.complete()
+        inputs[1].input.complete()
+        #expect(rec.end == nil)
+        inputs[2].input.complete()
+        #expect(rec.values == [0, 1, 2, 11])
+        #expect(rec.end == .complete)
+        let e = run(v, [1], end: .other(TestError.boom)) { $0.flatMap(maxConcurrent: 1) { _ in Signal<Int>.never(delivery: v) } }
+        #expect(e.end == .boom)
+        // reset: the waiting queue and the running inner signals of the first activation go
+        let never: @Sendable (Int) -> Signal<Int> = { n in n < 3 ? Signal.never(delivery: v) : Signal.just(n, delivery: v) }
+        let reset = reactivate(v, first: [1, 2], second: [3]) { $0.flatMap(maxConcurrent: 2, never) }
+        #expect(reset.second == [3])
+    }
+
     @Test(arguments: variants) func flatteningStateResets(_ v: DeliveryVariant) {
         // concatMap / flatMapFirst: an inner signal that never ends must not block the next
         // activation.
@@ -270,6 +296,34 @@ struct Point: Sendable, Equatable {
         #expect(e.end == .boom)
         let reset = reactivate(v, first: [1], second: [2, 3]) { $0.buffer(count: 2) }
         #expect(reset.second == [[2, 3]])
+    }
+
+    @Test(arguments: variants) func bufferBoundary(_ v: DeliveryVariant) {
+        let (values, boundary, rec) = graph2(v, Int.self, Void.self) { $0.buffer(boundary: $1) }
+        values.send(value: 1)
+        values.send(value: 2)
+        boundary.send(value: ())
+        boundary.send(value: ())
+        values.send(value: 3)
+        boundary.complete()  // ignored
+        values.complete()
+        #expect(rec.values == [[1, 2], [], [3]])
+        #expect(rec.end == .complete)
+        let (values2, boundary2, rec2) = graph2(v, Int.self, Void.self) { $0.buffer(boundary: $1) }
+        values2.send(value: 1)
+        boundary2.send(end: .other(TestError.boom))
+        #expect(rec2.values == [])
+        #expect(rec2.end == .boom)
+        let (vi, vs) = Signal<Int>.create(delivery: v)
+        let (bi, bs) = Signal<Void>.create(delivery: v)
+        let shared = vs.buffer(boundary: bs).multicast()
+        let a = Recorder(shared)
+        vi.send(value: 1)
+        a.cancel()
+        let b = Recorder(shared)
+        vi.send(value: 2)
+        bi.send(value: ())
+        #expect(b.values == [[2]])
     }
 
     @Test(arguments: variants) func windowCount(_ v: DeliveryVariant) {
