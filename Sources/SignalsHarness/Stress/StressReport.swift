@@ -1,0 +1,100 @@
+import Foundation
+import Signals
+
+/// Everything `bench stress` ran, for the table and the JSON file.
+public struct StressReport: Codable, Sendable {
+    public var seed: UInt64
+    public var threads: Int
+    public var operations: Int
+    public var secondsPerRun: Double?
+    public var iterationCap: Int?
+    public var results: [StressRunResult]
+
+    /// A report.
+    public init(seed: UInt64, threads: Int, operations: Int, secondsPerRun: Double?, iterationCap: Int?, results: [StressRunResult]) {
+        self.seed = seed
+        self.threads = threads
+        self.operations = operations
+        self.secondsPerRun = secondsPerRun
+        self.iterationCap = iterationCap
+        self.results = results
+    }
+
+    /// True if nothing forbidden, no leak and no deadlock was seen.
+    public var passed: Bool { results.allSatisfy(\.passed) }
+
+    /// The jcstress-like table: one block per scenario and variant, one line per outcome.
+    public func table() -> String {
+        let header = ["scenario", "variant", "iterations", "it/s", "outcome", "count", "grade", "verdict"]
+        var rows: [[String]] = []
+        for r in results {
+            for (i, o) in r.outcomes.enumerated() {
+                rows.append([
+                    i == 0 ? r.scenario : "", i == 0 ? r.variant : "",
+                    i == 0 ? "\(r.iterations)" : "", i == 0 ? String(format: "%.0f", r.iterationsPerSecond) : "",
+                    o.name, "\(o.count)", o.grade.rawValue, i == 0 ? r.verdict : "",
+                ])
+            }
+        }
+        var widths = header.map(\.count)
+        for row in rows { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
+        func line(_ cells: [String]) -> String {
+            "| " + cells.enumerated().map { i, c in c.padding(toLength: widths[i], withPad: " ", startingAt: 0) }.joined(separator: " | ") + " |"
+        }
+        var out = [line(header), "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"]
+        out += rows.map(line)
+        return out.joined(separator: "\n")
+    }
+
+    /// The failures, each with the command that replays it.
+    public func failureSummary() -> String {
+        var lines: [String] = []
+        for r in results where !r.passed {
+            for f in r.failures {
+                lines.append("FORBIDDEN \(f.outcome) in \(r.scenario)/\(r.variant), iteration \(f.iteration) (iteration seed \(f.iterationSeed)):")
+                lines.append("  \(f.detail)")
+                lines.append("  replay: \(f.replay)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as JSON.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return try encoder.encode(self)
+    }
+}
+
+/// Picks scenarios and variants from command-line names.
+public enum StressSelection {
+    /// The scenarios named (all if `names` is empty); throws on an unknown name.
+    public static func scenarios(_ names: [String]) throws -> [any StressScenario] {
+        let all = StressCatalogue.all
+        if names.isEmpty { return all }
+        return try names.flatMap { n -> [any StressScenario] in
+            let matches = all.filter { $0.name == n || ($0.name.hasPrefix(n) && n.hasSuffix("-")) }
+            if matches.isEmpty {
+                throw StressSelectionError("unknown scenario '\(n)'; known: \(all.map(\.name).joined(separator: ", "))")
+            }
+            return matches
+        }
+    }
+
+    /// The variants named by `name`: "all", "lockFree"/"lockfree" or "mutex".
+    public static func variants(_ name: String) throws -> [DeliveryVariant] {
+        switch name.lowercased() {
+        case "all", "both": return DeliveryVariant.allCases
+        case "lockfree", "lock-free": return [.lockFree]
+        case "mutex": return [.mutex]
+        default: throw StressSelectionError("unknown variant '\(name)'; use lockFree, mutex or all")
+        }
+    }
+}
+
+/// A bad `--scenario` or `--variant`.
+public struct StressSelectionError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ d: String) { description = d }
+}

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Signals
+import SignalsHarness
+
+/// `bench stress`: jcstress-style scenarios that try to break the library's concurrency
+/// promises on both delivery variants. The scenarios live in Sources/SignalsHarness/Stress/.
+///
+/// Exit status: 0 when nothing forbidden was seen, 1 on a FORBIDDEN outcome or a leak (the
+/// seed to replay is printed), 2 for bad arguments, 3 when the watchdog caught a deadlock.
+struct StressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stress",
+        abstract: "Races actors against small graphs and classifies every outcome (jcstress-style).",
+        discussion: """
+        Each scenario is a small graph, actor threads that race on it and an arbiter that \
+        classifies each iteration as ACCEPTABLE, INTERESTING (allowed, worth seeing) or \
+        FORBIDDEN. Every iteration also checks for leaks; a watchdog reports deadlocks \
+        (exit 3). Random yields and spins, driven by --seed, perturb the actors and handlers; \
+        a failure prints the command that replays it.
+        """
+    )
+
+    @Option(help: "Total wall-clock budget in seconds, shared evenly by the scenario × variant runs.")
+    var duration: Double?
+
+    @Option(help: "Iterations per scenario and variant (with --duration: whichever comes first).")
+    var iterations: Int?
+
+    @Option(help: "Scenarios to run (repeat or comma-separate; default all). `--list` shows them.")
+    var scenario: [String] = []
+
+    @Option(help: "Delivery variant: lockFree, mutex or all.")
+    var variant: String = "all"
+
+    @Option(help: "Actor threads per iteration (a scenario may need more).")
+    var threads: Int = 3
+
+    @Option(help: "Operations per actor per iteration (values sent, subscriptions made…).")
+    var ops: Int = 200
+
+    @Option(help: "Seed for the perturbation schedule (default: from the clock; printed).")
+    var seed: UInt64?
+
+    @Option(help: "Watchdog deadline per iteration, in seconds.")
+    var watchdog: Double = 20
+
+    @Option(help: "Also write the report as JSON to this file.")
+    var json: String?
+
+    @Flag(help: "List the scenarios and exit.")
+    var list = false
+
+    func run() throws {
+        if list {
+            for s in StressCatalogue.all { print("\(s.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.summary)") }
+            return
+        }
+        let scenarios: [any StressScenario]
+        let variants: [DeliveryVariant]
+        do {
+            scenarios = try StressSelection.scenarios(splitList(scenario))
+            variants = try StressSelection.variants(variant)
+        } catch let e as StressSelectionError {
+            throw UsageError("--scenario/--variant: \(e.description)")
+        }
+        guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be in 1...64") }
+        guard ops >= 1, ops <= 1_000_000 else { throw UsageError("--ops must be in 1...1000000") }
+        if let d = duration, d <= 0 { throw UsageError("--duration must be positive") }
+        if let i = iterations, i <= 0 { throw UsageError("--iterations must be positive") }
+        let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))
+        let runs = scenarios.count * variants.count
+        // Without a duration or an iteration cap, each run gets 1 second.
+        let perRun: Double? = duration.map { $0 / Double(runs) } ?? (iterations == nil ? 1 : nil)
+        let options = StressOptions(
+            seed: runSeed, secondsPerRun: perRun, iterations: iterations, threads: threads,
+            operations: ops, watchdogSeconds: watchdog, exitOnDeadlock: true,
+            log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+        print("bench stress: seed \(runSeed), \(threads) threads, \(ops) ops per actor, "
+              + (perRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
+              + (iterations.map { ", at most \($0) iterations" } ?? ""))
+        let runner = StressRunner(options: options)
+        var results: [StressRunResult] = []
+        for s in scenarios {
+            for v in variants {
+                let r = runner.run(s, variant: v)
+                results.append(r)
+                let worst = r.outcomes.map(\.grade).max() ?? .acceptable
+                FileHandle.standardError.write(Data(String(
+                    format: "  %@ / %@: %d iterations, %.0f it/s, %@\n",
+                    s.name, v.rawValue, r.iterations, r.iterationsPerSecond, r.passed ? worst.rawValue : "FAIL").utf8))
+            }
+        }
+        let report = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
+                                  iterationCap: iterations, results: results)
+        print(report.table())
+        if let json {
+            try report.json().write(to: URL(fileURLWithPath: json))
+            print("JSON written to \(json)")
+        }
+        if report.passed {
+            print("PASS: no forbidden outcome, leak or deadlock (seed \(runSeed)).")
+        } else {
+            print(report.failureSummary())
+            print("FAIL: forbidden outcomes (seed \(runSeed)); replay with the commands above.")
+            throw ExitCode(1)
+        }
+    }
+}
