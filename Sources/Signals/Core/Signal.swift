@@ -83,18 +83,31 @@ public class Signal<T: Sendable>: @unchecked Sendable {
 }
 
 /// A live connection of a chain to its root. Detaching it (once) disconnects the chain.
+///
+/// Subclasses (a multi node's branch) carry their own state instead of a closure, which
+/// saves allocations on paths that attach and detach often.
 @usableFromInline
-final class ChainAttachment: @unchecked Sendable {
-    let detached = Atomic<Bool>(false)
-    let onDetach: @Sendable (SignalEnd?) -> Void
+class ChainAttachment: @unchecked Sendable {
+    @usableFromInline let detached = Atomic<Bool>(false)
+    @usableFromInline let onDetach: (@Sendable (SignalEnd?) -> Void)?
 
     @usableFromInline init(_ onDetach: @escaping @Sendable (SignalEnd?) -> Void) {
         self.onDetach = onDetach
     }
 
+    /// For subclasses that override `performDetach`.
+    @usableFromInline init() {
+        onDetach = nil
+    }
+
     /// Disconnects the chain; `end` says the chain ended (its root closes for good).
-    @usableFromInline func detach(endedWith end: SignalEnd?) {
-        if !detached.exchange(true, ordering: .acquiringAndReleasing) { onDetach(end) }
+    @usableFromInline final func detach(endedWith end: SignalEnd?) {
+        if !detached.exchange(true, ordering: .acquiringAndReleasing) { performDetach(end) }
+    }
+
+    /// Does the disconnection; runs once.
+    @usableFromInline func performDetach(_ end: SignalEnd?) {
+        onDetach?(end)
     }
 }
 

@@ -199,6 +199,27 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
     }
 
+    /// Runs `work` at once if the node is idle and direct, holding it meanwhile (true);
+    /// otherwise does nothing (false) and the caller falls back to `perform`. Lets frequent
+    /// graph changes skip the escaping closure and control object of a queued change.
+    @inlinable
+    func performIfIdle(_ work: () -> Void) -> Bool {
+        if isAsync { return false }
+        if variant == .lockFree {
+            return queue._withUnsafeGuaranteedRef { performIfIdle(work, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+        } else {
+            return queue._withUnsafeGuaranteedRef { performIfIdle(work, through: unsafeDowncast($0, to: MutexQueue.self)) }
+        }
+    }
+
+    @inlinable
+    func performIfIdle<Q: DeliveryQueue>(_ work: () -> Void, through q: Q) -> Bool where Q.Element == Message {
+        guard q.tryClaim() else { return false }
+        work()
+        if !q.releaseIfIdle() { drain(q) }
+        return true
+    }
+
     /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
     /// An end sent before anything was attached is delivered to it at once.
     @usableFromInline

@@ -48,6 +48,9 @@ public protocol DeliveryQueue<Element>: AnyObject, Sendable {
     /// the queued form of a value.
     func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome
 
+    /// Claims the node if it is idle (true); otherwise leaves everything as it was (false).
+    func tryClaim() -> Bool
+
     /// Queues `element`; returns true if the node was idle and the caller now holds it (used by
     /// nodes that drain asynchronously on an execution context).
     func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool

@@ -87,6 +87,13 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     }
 
     @inlinable
+    public func tryClaim() -> Bool {
+        claim.compareExchange(
+            expected: 0, desired: currentThreadToken(), successOrdering: .acquiring, failureOrdering: .relaxed
+        ).exchanged
+    }
+
+    @inlinable
     public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
         push(element)
         return announce(currentThreadToken())

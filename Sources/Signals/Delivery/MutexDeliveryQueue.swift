@@ -38,6 +38,16 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
+    public func tryClaim() -> Bool {
+        let token = currentThreadToken()
+        return state.withLock { s -> Bool in
+            if s.holder != 0 { return false }
+            s.holder = token
+            return true
+        }
+    }
+
+    @inlinable
     public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
         let token = currentThreadToken()
         var carried: Element? = consume element

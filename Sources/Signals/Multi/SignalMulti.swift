@@ -62,20 +62,12 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     /// Branches attached; only the 0↔1 transitions touch the node's activation state.
     @usableFromInline let branchCount = Atomic<Int>(0)
 
-    /// A branch's sink, retained by hand: the entry is a trivial value, so walking the array
-    /// retains nothing per delivery.
-    @usableFromInline
-    struct Branch {
-        @usableFromInline let id: Int
-        @usableFromInline let box: Unmanaged<SinkBox<T>>
-        @inlinable init(id: Int, box: Unmanaged<SinkBox<T>>) {
-            self.id = id
-            self.box = box
-        }
-    }
+    /// Branches, retained by hand: entries are trivial values, so walking the array retains
+    /// nothing per delivery.
+    @usableFromInline typealias Branch = Unmanaged<MultiBranch<T>>
 
     deinit {
-        for b in branches { b.box.release() }
+        for b in branches { b.release() }
     }
 
     @usableFromInline init(node: SignalNode<T>, cache: MultiCache<T>) {
@@ -93,7 +85,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             cache.end = e
         }
         branches.withUnsafeBufferPointer { b in
-            for i in b.indices { b[i].box._withUnsafeGuaranteedRef { $0.sink(r) } }
+            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.sink(r) } }
         }
     }
 
@@ -104,24 +96,52 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     }
 
     @inlinable func addBranch(_ sink: SignalSink<T>) -> ChainAttachment {
-        let id = nextID.wrappingAdd(1, ordering: .relaxed).newValue
-        let node = self.node
-        node.perform { [self] in
-            branches.append(Branch(id: id, box: .passRetained(SinkBox(sink))))
+        // The removal is a closure made here, in specialized code: an overridden method of a
+        // generic class would run unspecialized.
+        let branch = MultiBranch(sink: sink) { [self] branch in removeBranch(branch) }
+        func add() {
+            branches.append(.passRetained(branch))
             for v in cache.values { sink(.success(v)) }
             if let e = cache.end { sink(.failure(e)) }
         }
+        if !node.performIfIdle(add) { node.perform { add() } }
         if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
             updateActivation()
         }
-        return ChainAttachment { [self] _ in
-            node.perform { [self] in
-                if let i = branches.firstIndex(where: { $0.id == id }) { branches.remove(at: i).box.release() }
-            }
-            if branchCount.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
-                updateActivation()
+        return branch
+    }
+
+    @inlinable func removeBranch(_ branch: MultiBranch<T>) {
+        func remove() {
+            let target = Unmanaged.passUnretained(branch).toOpaque()
+            if let i = branches.firstIndex(where: { $0.toOpaque() == target }) {
+                branches.remove(at: i).release()
             }
         }
+        if !node.performIfIdle(remove) { node.perform { remove() } }
+        if branchCount.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+            updateActivation()
+        }
+    }
+}
+
+/// One branch of a multi node: its sink, and the attachment that removes it. One object for
+/// both, since branches come and go often.
+@usableFromInline
+final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
+    @usableFromInline let sink: SignalSink<T>
+    /// Removes this branch from its multi node. It holds the node strongly (a branch keeps its
+    /// graph alive); the cycle through `branches` is broken when the branch is removed.
+    @usableFromInline let remove: @Sendable (MultiBranch<T>) -> Void
+
+    @inlinable init(sink: SignalSink<T>, remove: @escaping @Sendable (MultiBranch<T>) -> Void) {
+        self.sink = sink
+        self.remove = remove
+        super.init()
+    }
+
+    @usableFromInline override func performDetach(_ end: SignalEnd?) {
+        remove(self)
     }
 }
 
