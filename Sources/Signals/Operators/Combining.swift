@@ -10,8 +10,18 @@
 @usableFromInline
 struct InputSet: Sendable, Equatable {
     @usableFromInline var bits: UInt8 = 0
+    /// Inputs that ended with `.cancelled` rather than `.complete`.
+    @usableFromInline var cancelledBits: UInt8 = 0
     @usableFromInline init() {}
     @inlinable mutating func insert(_ i: Int) { bits |= 1 << UInt8(i) }
+    @inlinable mutating func insert(_ i: Int, end: SignalEnd) {
+        insert(i)
+        if case .cancelled = end { cancelledBits |= 1 << UInt8(i) }
+    }
+    /// The end input `i` finished with (`.complete` or `.cancelled`).
+    @inlinable func end(of i: Int) -> SignalEnd {
+        cancelledBits & (1 << UInt8(i)) != 0 ? .cancelled : .complete
+    }
     @inlinable func contains(_ i: Int) -> Bool { bits & (1 << UInt8(i)) != 0 }
     @inlinable func isFull(_ n: Int) -> Bool { bits == (1 << UInt8(n)) - 1 }
 }
@@ -20,8 +30,9 @@ extension Signal {
     // MARK: - combineLatest (3 to 5 inputs)
 
     /// Emits `combine` of the latest value of each signal whenever any of them sends a value, once
-    /// all have sent at least one (`combineLatest`). Completes when all have completed, or when
-    /// one completes without ever sending a value; the first error or cancellation ends it.
+    /// all have sent at least one (`combineLatest`). Ends when all inputs have ended, or when one
+    /// ends without ever sending a value (with that input's end); an error (`.other`) ends it at
+    /// once. As in the core's two-input form, `.cancelled` counts as an ordinary end.
     ///
     /// State: the latest value of each input and which inputs completed, per activation.
     public func combineLatest<U: Sendable, V: Sendable, R: Sendable>(
@@ -33,9 +44,9 @@ extension Signal {
         return self.combine(second, third, initialState: S(nil, nil, nil, InputSet()), context: context) {
             (s: inout S, e: EitherResult3<T, U, V>, next: SignalNext<R>) in
             func end(_ i: Int, _ hasValue: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
+                if case .other = end { return next.send(end: end) }
                 s.3.insert(i)
-                if !hasValue || s.3.isFull(3) { next.complete() }
+                if !hasValue || s.3.isFull(3) { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0 = v
@@ -59,9 +70,9 @@ extension Signal {
         return self.combine(second, third, fourth, initialState: S(nil, nil, nil, nil, InputSet()), context: context) {
             (s: inout S, e: EitherResult4<T, U, V, W>, next: SignalNext<R>) in
             func end(_ i: Int, _ hasValue: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
+                if case .other = end { return next.send(end: end) }
                 s.4.insert(i)
-                if !hasValue || s.4.isFull(4) { next.complete() }
+                if !hasValue || s.4.isFull(4) { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0 = v
@@ -87,9 +98,9 @@ extension Signal {
         return self.combine(second, third, fourth, fifth, initialState: S(nil, nil, nil, nil, nil, InputSet()), context: context) {
             (s: inout S, e: EitherResult5<T, U, V, W, X>, next: SignalNext<R>) in
             func end(_ i: Int, _ hasValue: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
+                if case .other = end { return next.send(end: end) }
                 s.5.insert(i)
-                if !hasValue || s.5.isFull(5) { next.complete() }
+                if !hasValue || s.5.isFull(5) { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0 = v
@@ -111,8 +122,9 @@ extension Signal {
 
     // MARK: - zip (3 to 5 inputs)
 
-    /// Pairs the n-th values of each signal (`zip`). Completes as soon as an input has completed
-    /// and all its values have been used; the first error or cancellation ends it.
+    /// Pairs the n-th values of each signal (`zip`). Ends as soon as an input has ended and all its
+    /// values have been used (with that input's end); an error (`.other`) ends it at once. As in
+    /// the core's two-input form, `.cancelled` counts as an ordinary end.
     ///
     /// State: a queue of unpaired values per input and which inputs completed, per activation
     /// (a fast input's queue grows while a slow one lags).
@@ -123,9 +135,9 @@ extension Signal {
         return combine(second, third, initialState: S([], [], [], InputSet()), context: context) {
             (s: inout S, e: EitherResult3<T, U, V>, next: SignalNext<(T, U, V)>) in
             func end(_ i: Int, _ isDrained: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
-                s.3.insert(i)
-                if isDrained { next.complete() }
+                if case .other = end { return next.send(end: end) }
+                s.3.insert(i, end: end)
+                if isDrained { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0.append(v)
@@ -137,9 +149,9 @@ extension Signal {
             }
             guard !s.0.isEmpty, !s.1.isEmpty, !s.2.isEmpty else { return }
             next.send(value: (s.0.removeFirst(), s.1.removeFirst(), s.2.removeFirst()))
-            if (s.3.contains(0) && s.0.isEmpty) || (s.3.contains(1) && s.1.isEmpty)
-                || (s.3.contains(2) && s.2.isEmpty) {
-                next.complete()
+            let drained = [s.0.isEmpty, s.1.isEmpty, s.2.isEmpty]
+            if let i = drained.indices.first(where: { drained[$0] && s.3.contains($0) }) {
+                next.send(end: s.3.end(of: i))
             }
         }
     }
@@ -152,9 +164,9 @@ extension Signal {
         return combine(second, third, fourth, initialState: S([], [], [], [], InputSet()), context: context) {
             (s: inout S, e: EitherResult4<T, U, V, W>, next: SignalNext<(T, U, V, W)>) in
             func end(_ i: Int, _ isDrained: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
-                s.4.insert(i)
-                if isDrained { next.complete() }
+                if case .other = end { return next.send(end: end) }
+                s.4.insert(i, end: end)
+                if isDrained { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0.append(v)
@@ -168,9 +180,9 @@ extension Signal {
             }
             guard !s.0.isEmpty, !s.1.isEmpty, !s.2.isEmpty, !s.3.isEmpty else { return }
             next.send(value: (s.0.removeFirst(), s.1.removeFirst(), s.2.removeFirst(), s.3.removeFirst()))
-            if (s.4.contains(0) && s.0.isEmpty) || (s.4.contains(1) && s.1.isEmpty)
-                || (s.4.contains(2) && s.2.isEmpty) || (s.4.contains(3) && s.3.isEmpty) {
-                next.complete()
+            let drained = [s.0.isEmpty, s.1.isEmpty, s.2.isEmpty, s.3.isEmpty]
+            if let i = drained.indices.first(where: { drained[$0] && s.4.contains($0) }) {
+                next.send(end: s.4.end(of: i))
             }
         }
     }
@@ -184,9 +196,9 @@ extension Signal {
         return combine(second, third, fourth, fifth, initialState: S([], [], [], [], [], InputSet()), context: context) {
             (s: inout S, e: EitherResult5<T, U, V, W, X>, next: SignalNext<(T, U, V, W, X)>) in
             func end(_ i: Int, _ isDrained: Bool, _ end: SignalEnd) {
-                guard case .complete = end else { return next.send(end: end) }
-                s.5.insert(i)
-                if isDrained { next.complete() }
+                if case .other = end { return next.send(end: end) }
+                s.5.insert(i, end: end)
+                if isDrained { next.send(end: end) }
             }
             switch e {
             case .result1(.success(let v)): s.0.append(v)
@@ -202,10 +214,9 @@ extension Signal {
             }
             guard !s.0.isEmpty, !s.1.isEmpty, !s.2.isEmpty, !s.3.isEmpty, !s.4.isEmpty else { return }
             next.send(value: (s.0.removeFirst(), s.1.removeFirst(), s.2.removeFirst(), s.3.removeFirst(), s.4.removeFirst()))
-            if (s.5.contains(0) && s.0.isEmpty) || (s.5.contains(1) && s.1.isEmpty)
-                || (s.5.contains(2) && s.2.isEmpty) || (s.5.contains(3) && s.3.isEmpty)
-                || (s.5.contains(4) && s.4.isEmpty) {
-                next.complete()
+            let drained = [s.0.isEmpty, s.1.isEmpty, s.2.isEmpty, s.3.isEmpty, s.4.isEmpty]
+            if let i = drained.indices.first(where: { drained[$0] && s.5.contains($0) }) {
+                next.send(end: s.5.end(of: i))
             }
         }
     }

@@ -39,7 +39,8 @@ struct FlattenState<U: Sendable>: Sendable {
     @usableFromInline var nextID = 0
     @usableFromInline var active: [Int: SignalOutput<U>] = [:]
     @usableFromInline var waiting: [Signal<U>] = []
-    @usableFromInline var outerComplete = false
+    /// The outer signal's end, once it has ended with `.complete` or `.cancelled`.
+    @usableFromInline var outerEnd: SignalEnd?
     @usableFromInline init() {}
 }
 
@@ -96,8 +97,10 @@ extension Signal {
     /// Subscribes to the signal that `transform` makes of each value and merges all their values
     /// (`flatMap` in ReactiveX; `flatMap(.merge)` in ReactiveSwift).
     ///
-    /// Completes once this signal and every inner signal have completed; the first error or
-    /// cancellation of this signal or of an inner signal ends the result at once.
+    /// Ends once this signal and every inner signal have ended, with this signal's end; the
+    /// first error (`.other`) of this signal or of an inner signal ends the result at once. As in
+    /// the core's `merge`, `.cancelled` counts as an ordinary end here (an inner signal whose
+    /// input was released is simply done).
     /// State: the inner subscriptions, in the stage's per-activation state; inner values reach
     /// the stage through its private input, serialized with upstream values.
     public func flatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
@@ -171,25 +174,27 @@ extension Signal {
                 case .first:
                     if s.active.isEmpty { start(transform(v)) }
                 }
-            case .upstream(.failure(.complete)):
-                s.outerComplete = true
-                if s.active.isEmpty && s.waiting.isEmpty { finish(.complete) }
-            case .upstream(.failure(let e)):
-                finish(e)
+            case .upstream(.failure(.other(let error))):
+                finish(.other(error))
+            case .upstream(.failure(let end)):
+                // `.complete` or `.cancelled`: no more inner signals; wait for the running ones.
+                s.outerEnd = end
+                if s.active.isEmpty && s.waiting.isEmpty { finish(end) }
             case .event(let inner):
                 guard s.active[inner.id] != nil else { return }  // cancelled or stale
                 switch inner.result {
                 case .success(let u):
                     next.send(value: u)
-                case .failure(.complete):
+                case .failure(.other(let error)):
+                    finish(.other(error))
+                case .failure:
+                    // `.complete` or `.cancelled` (its input was released): this inner is done.
                     s.active[inner.id] = nil
                     if !s.waiting.isEmpty {
                         start(s.waiting.removeFirst())
-                    } else if s.active.isEmpty && s.outerComplete {
-                        finish(.complete)
+                    } else if s.active.isEmpty, let end = s.outerEnd {
+                        finish(end)
                     }
-                case .failure(let e):
-                    finish(e)
                 }
             }
         }

@@ -93,4 +93,33 @@ final class Flagged: Sendable {
         #expect(sum.load(ordering: .relaxed) == n * (n + 1) / 2)
         withExtendedLifetime(output) {}
     }
+
+    @Test(arguments: variants) func flatMapLatestCancelsInnersThatSendFromOtherThreads(_ v: DeliveryVariant) {
+        // Each inner signal keeps sending from its own queue while the outer signal replaces it
+        // from this thread: cancelling an inner signal in the middle of its deliveries must
+        // neither deadlock nor let an old inner's values through after the last switch.
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let last = Atomic<Int>(-1)
+        let done = DispatchSemaphore(value: 0)
+        let rounds = 200
+        let output = signal.flatMapLatest { n in
+            Signal<Int>.generate(delivery: v) { inner in
+                guard let inner else { return }
+                DispatchQueue.global().async {
+                    for _ in 0..<20 where inner.send(value: n) == nil {}
+                    if n == rounds - 1 { inner.complete() }
+                }
+            }
+        }.subscribe { r in
+            switch r {
+            case .success(let n): last.store(n, ordering: .relaxed)
+            case .failure: done.signal()
+            }
+        }
+        for n in 0..<rounds { input.send(value: n) }
+        input.complete()
+        #expect(done.wait(timeout: .now() + .seconds(30)) == .success, "deadlocked")
+        #expect(last.load(ordering: .relaxed) == rounds - 1)
+        withExtendedLifetime(output) {}
+    }
 }

@@ -80,6 +80,24 @@ struct Point: Sendable, Equatable {
         #expect(e.end == .boom)
     }
 
+    @Test(arguments: variants) func flatMapTreatsCancelledAsAnOrdinaryEnd(_ v: DeliveryVariant) {
+        // An inner signal whose input is released ends with `.cancelled`: it is simply done.
+        let released = run(v, [1, 2]) { $0.flatMap { n in Signal<Int>.generate(delivery: v) { $0?.send(value: n) } } }
+        #expect(released.values == [1, 2])
+        #expect(released.end == .complete)
+        // The outer signal's `.cancelled` waits for running inner signals, then is passed on.
+        let (i1, s1) = Signal<Int>.create(delivery: v)
+        let (outer, signal) = Signal<Int>.create(delivery: v)
+        let rec = Recorder(signal.flatMap { _ in s1 })
+        outer.send(value: 1)
+        outer.send(end: .cancelled)
+        i1.send(value: 10)
+        #expect(rec.end == nil)
+        i1.complete()
+        #expect(rec.values == [10])
+        #expect(rec.end == .cancelled)
+    }
+
     @Test(arguments: variants) func flatMapLatestCancelsPrevious(_ v: DeliveryVariant) {
         let (i1, s1) = Signal<Int>.create(delivery: v)
         let (i2, s2) = Signal<Int>.create(delivery: v)
