@@ -65,30 +65,38 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         outB.cancel()
     }
 
-    /// Branches of a multicast are subscribed and cancelled over and over while two threads
-    /// send: every branch sees, per sender, a consecutive run (nothing lost, repeated or
+    /// Branches of a multicast are subscribed and cancelled 300 times while two threads keep
+    /// sending: every branch sees, per sender, a consecutive run (nothing lost, repeated or
     /// reordered while attached), is never entered concurrently, and is never entered after
-    /// `cancel()` has returned; a permanent branch sees everything.
+    /// `cancel()` has returned; a permanent branch sees every accepted value.
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeCancelRacingWithSenders(_ variant: DeliveryVariant) {
         let stride = 1_000_000
-        let perThread = 20_000
+        let cap = 5_000_000
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
         let (permanent, permanentOut) = multi.collect()
-        let sendersDone = Counter()
+        let stop = Flag()
+        let started = Counter()
+        let running = Counter()
+        let sent = [Counter(), Counter()]
         let senders = DispatchGroup()
         for s in 0..<2 {
             senders.enter()
+            running.add()
             _ = startThread {
-                for i in 0..<perThread { input.send(value: s * stride + i) }
-                sendersDone.add()
+                started.add()
+                var i = 0
+                while i < cap, !stop.isSet {
+                    if input.send(value: s * stride + i) == nil { sent[s].add() }
+                    i += 1
+                }
+                running.add(-1)
                 senders.leave()
             }
         }
-        var rounds = 0
+        while started.value < 2 {}
         var lateEntries = 0
-        while sendersDone.value < 2 && rounds < 2_000 {
-            rounds += 1
+        for round in 0..<300 {
             let cancelled = Flag()
             let late = Counter()
             let c = Collector<Int>()
@@ -96,76 +104,99 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
                 if cancelled.isSet { late.add() }
                 c.receive(r)
             }
+            // Every other round, let the branch take a few values before cancelling.
+            if round % 2 == 0 { c.wait(seconds: 2) { $0.count >= 2 || running.value == 0 } }
             out.cancel()
             cancelled.set()
             let split = perSender(c.values, stride: stride, senders: 2)
             for s in 0..<2 where !isConsecutive(split[s]) {
-                Issue.record("round \(rounds): sender \(s) run not consecutive: \(split[s].prefix(20))")
+                Issue.record("round \(round): sender \(s) run not consecutive: \(split[s].prefix(20))")
             }
             #expect(c.overlaps == 0)
             lateEntries += late.value
         }
+        stop.set()
         #expect(senders.finished())
         #expect(lateEntries == 0)
-        #expect(permanent.count == 2 * perThread)
         let split = perSender(permanent.values, stride: stride, senders: 2)
-        for s in 0..<2 { #expect(split[s] == Array(0..<perThread)) }
+        for s in 0..<2 { #expect(split[s] == Array(0..<sent[s].value)) }
         #expect(permanent.overlaps == 0)
         permanentOut.cancel()
     }
 
-    /// Branches of a `continuous()` subscribed while one thread sends 0, 1, 2, …: each branch
-    /// sees a consecutive run starting with the cached latest value (cached before live, exactly
-    /// once, no gap).
+    /// Branches of a `continuous()` are subscribed (and cancelled two rounds later) 300 times
+    /// while one thread sends 0, 1, 2, …: each branch sees a consecutive run starting with the
+    /// cached latest value (cached before live, exactly once, no gap).
     @Test(arguments: DeliveryVariant.allCases)
     func continuousBranchesJoinWithoutGapOrRepeat(_ variant: DeliveryVariant) {
-        let count = 40_000
+        let cap = 400_000
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
         let (permanent, permanentOut) = multi.collect()
-        let done = Flag()
+        let stop = Flag()
+        let sent = Counter()
         let sender = startThread {
-            for i in 0..<count { input.send(value: i) }
-            done.set()
+            var i = 0
+            while i < cap, !stop.isSet {
+                input.send(value: i)
+                i += 1
+                sent.add()
+            }
         }
-        var branches: [(Collector<Int>, SignalOutput<Int>)] = []
-        while !done.isSet && branches.count < 200 {
-            branches.append(multi.collect())
+        permanent.wait(forCount: 1, seconds: 10)
+        var alive: [(Collector<Int>, SignalOutput<Int>)] = []
+        var finished: [Collector<Int>] = []
+        for _ in 0..<300 {
+            alive.append(multi.collect())
+            if alive.count > 2 {
+                let (c, out) = alive.removeFirst()
+                out.cancel()
+                finished.append(c)
+            }
         }
+        stop.set()
         #expect(sender.finished())
-        #expect(permanent.values == Array(0..<count))
-        for (i, (c, out)) in branches.enumerated() {
-            let vs = c.values
-            #expect(isConsecutive(vs), "branch \(i): \(vs.prefix(10))")
-            #expect(vs.last == count - 1 || vs.isEmpty, "branch \(i) ends at \(String(describing: vs.last))")
-            #expect(c.overlaps == 0)
+        for (c, out) in alive {
             out.cancel()
+            finished.append(c)
+        }
+        #expect(permanent.values == Array(0..<sent.value))
+        for (i, c) in finished.enumerated() {
+            let vs = c.values
+            #expect(!vs.isEmpty, "branch \(i) got no cached value")
+            #expect(isConsecutive(vs), "branch \(i): \(vs.prefix(10))")
+            #expect(c.overlaps == 0)
         }
         permanentOut.cancel()
     }
 
-    /// A junction is bound and disconnected over and over while a thread sends into its
+    /// A junction is bound and disconnected 500 times while a thread keeps sending into its
     /// source: the target gets strictly increasing values (dropped in transit is allowed,
-    /// reordered or repeated is not), never concurrently; the binder never sees an error.
+    /// reordered or repeated is not), never concurrently; bind never reports an error.
     @Test(arguments: DeliveryVariant.allCases)
     func junctionBindDisconnectRacingWithSenders(_ variant: DeliveryVariant) {
-        let count = 30_000
+        let cap = 2_000_000
         let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
         let junction = sourceSignal.junction()
         let (target, targetSignal) = Signal<Int>.create(delivery: variant)
         let (c, out) = targetSignal.collect()
-        let done = Flag()
+        let stop = Flag()
+        let started = Flag()
         let accepted = Counter()
         let sender = startThread {
-            for i in 0..<count where source.send(value: i) == nil { accepted.add() }
-            done.set()
+            started.set()
+            var i = 0
+            while i < cap, !stop.isSet {
+                if source.send(value: i) == nil { accepted.add() }
+                i += 1
+            }
         }
-        var rounds = 0
+        while !started.isSet {}
         var errors: [SignalBindError] = []
-        while !done.isSet && rounds < 2_000 {
-            rounds += 1
+        for _ in 0..<500 {
             if let error = junction.bind(to: target) { errors.append(error) }
             #expect(junction.disconnect() === target)
         }
+        stop.set()
         #expect(sender.finished())
         #expect(errors == [])
         let vs = c.values
@@ -173,7 +204,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         #expect(vs.count <= accepted.value)
         #expect(c.overlaps == 0)
         #expect(c.ends.isEmpty)
-        #expect(target.send(value: count) == nil)
+        #expect(target.send(value: -1) == nil)
         out.cancel()
     }
 
@@ -236,36 +267,47 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         }
     }
 
-    /// Merged-input sources are added and removed while threads send into them and into the
-    /// merged input: every direct send is delivered once and in order, no overlap.
+    /// A merged-input source is added and removed 300 times while one thread sends into the
+    /// merged input and another into the source: every direct send arrives once and in order,
+    /// the source's values stay in order, nothing overlaps.
     @Test(arguments: DeliveryVariant.allCases)
     func mergedInputAddRemoveRacing(_ variant: DeliveryVariant) {
         let stride = 1_000_000
-        let perThread = 10_000
+        let cap = 500_000
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
         let (c, out) = signal.collect()
         let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
         let multi = sourceSignal.multicast()
-        let done = Counter()
+        let stop = Flag()
+        let started = Counter()
+        let directSent = Counter()
         let g1 = startThread {
-            for i in 0..<perThread { merged.send(value: i) }
-            done.add()
+            started.add()
+            var i = 0
+            while i < cap, !stop.isSet {
+                if merged.send(value: i) == nil { directSent.add() }
+                i += 1
+            }
         }
         let g2 = startThread {
-            for i in 0..<perThread { source.send(value: stride + i) }
-            done.add()
+            started.add()
+            var i = 0
+            while i < cap, !stop.isSet {
+                source.send(value: stride + i)
+                i += 1
+            }
         }
-        var rounds = 0
-        while done.value < 2 && rounds < 2_000 {
-            rounds += 1
+        while started.value < 2 {}
+        for _ in 0..<300 {
             let branch = multi.map { $0 }
             #expect(merged.add(branch) == nil)
             #expect(merged.remove(branch))
         }
+        stop.set()
         #expect(g1.finished())
         #expect(g2.finished())
         let split = perSender(c.values, stride: stride, senders: 2)
-        #expect(split[0] == Array(0..<perThread))
+        #expect(split[0] == Array(0..<directSent.value))
         #expect(zip(split[1], split[1].dropFirst()).allSatisfy { $0 < $1 })
         #expect(c.overlaps == 0)
         out.cancel()
