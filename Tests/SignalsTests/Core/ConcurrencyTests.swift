@@ -267,6 +267,151 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         }
     }
 
+    /// Four threads end one input at once: exactly one end is delivered (and it is the last
+    /// result), exactly one `send(end:)` returns nil, the others `.disconnected`.
+    @Test(arguments: DeliveryVariant.allCases)
+    func concurrentEndsDeliverExactlyOne(_ variant: DeliveryVariant) {
+        for _ in 0..<50 {
+            let (input, signal) = Signal<Int>.create(delivery: variant)
+            let (c, out) = signal.collect()
+            input.send(value: 0)
+            let accepted = Counter()
+            let disconnected = Counter()
+            #expect(runThreads(4) { t in
+                switch input.send(end: t == 0 ? .complete : .other(CoreError.boom)) {
+                case nil: accepted.add()
+                case .disconnected?: disconnected.add()
+                case .inactive?: break
+                }
+            })
+            #expect(accepted.value == 1)
+            #expect(disconnected.value == 3)
+            #expect(c.ends.count == 1)
+            #expect(c.results.first?.value == 0)
+            #expect(c.results.last?.end != nil)
+            #expect(c.count == 2)
+            out.cancel()
+        }
+    }
+
+    /// Two threads send values while a third completes: the end is delivered once and last,
+    /// and what each sender got through is a prefix of what it sent (nothing after a gap).
+    @Test(arguments: DeliveryVariant.allCases)
+    func valuesRacingWithEnd(_ variant: DeliveryVariant) {
+        let stride = 1_000_000
+        for _ in 0..<20 {
+            let (input, signal) = Signal<Int>.create(delivery: variant)
+            let (c, out) = signal.collect()
+            #expect(runThreads(3) { t in
+                if t == 2 {
+                    for _ in 0..<200 { _ = input.send(value: -1) == nil }
+                    input.complete()
+                } else {
+                    var i = 0
+                    while i < 50_000, input.send(value: t * stride + i) == nil { i += 1 }
+                }
+            })
+            let results = c.results
+            #expect(results.filter { $0.end != nil }.count == 1)
+            #expect(results.last?.end?.isComplete == true)
+            let values = results.compactMap(\.value).filter { $0 >= 0 }
+            let split = perSender(values, stride: stride, senders: 2)
+            for s in 0..<2 { #expect(split[s] == Array(0..<split[s].count)) }
+            #expect(c.overlaps == 0)
+            out.cancel()
+        }
+    }
+
+    /// Branches of a `playback()` join while values and then the end are being sent: every
+    /// branch gets every value, in order, exactly once, then exactly one end.
+    @Test(arguments: DeliveryVariant.allCases)
+    func playbackBranchesRacingWithEnd(_ variant: DeliveryVariant) {
+        let count = 5_000
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (first, firstOut) = multi.collect()
+        let done = Flag()
+        let sender = startThread {
+            for i in 0..<count { input.send(value: i) }
+            input.complete()
+            done.set()
+        }
+        var branches: [(Collector<Int>, SignalOutput<Int>)] = []
+        while branches.count < 100 {
+            branches.append(multi.collect())
+            if done.isSet && branches.count > 5 { break }
+        }
+        #expect(sender.finished())
+        let expected: [Ev<Int>] = (0..<count).map { .value($0) } + [.complete]
+        #expect(first.events == expected)
+        for (i, (c, out)) in branches.enumerated() {
+            #expect(c.waitForEnd(seconds: 10))
+            #expect(c.events == expected, "branch \(i): \(c.count) results")
+            #expect(c.overlaps == 0)
+            out.cancel()
+        }
+        firstOut.cancel()
+    }
+
+    /// A `generate` behind a multicast is activated and deactivated from two threads at once:
+    /// its closure calls strictly alternate input, nil, input, … (activation changes are
+    /// serialized), never overlap, and the last call is nil once every branch is gone.
+    @Test(arguments: DeliveryVariant.allCases)
+    func generateActivationRacing(_ variant: DeliveryVariant) {
+        let calls = Shared<[Bool]>([])
+        let overlap = Counter()
+        let insideCount = Counter()
+        let multi = Signal<Int>.generate(delivery: variant) { input in
+            insideCount.add()
+            if insideCount.value > 1 { overlap.add() }
+            calls.update { $0.append(input != nil) }
+            input?.send(value: 1)
+            insideCount.add(-1)
+        }.multicast()
+        #expect(runThreads(2) { _ in
+            for _ in 0..<300 {
+                let (_, out) = multi.collect()
+                out.cancel()
+            }
+        })
+        let log = calls.value
+        #expect(overlap.value == 0)
+        #expect(log.count % 2 == 0 && !log.isEmpty)
+        #expect(log.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0) }, "not alternating: \(log.prefix(20))")
+    }
+
+    /// Capturing a `continuous()` while a thread sends 0, 1, 2, …: the captured activation
+    /// values followed by the held and live values are one consecutive run (the hand-over from
+    /// activation to held values loses and repeats nothing).
+    @Test(arguments: DeliveryVariant.allCases)
+    func captureRacingWithSender(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let (permanent, permanentOut) = multi.collect()
+        let stop = Flag()
+        let sender = startThread {
+            var i = 0
+            while i < 5_000_000, !stop.isSet {
+                input.send(value: i)
+                i += 1
+            }
+        }
+        permanent.wait(forCount: 1, seconds: 10)
+        for round in 0..<100 {
+            let capture = multi.capture()
+            // At least the cached value; values other threads deliver before the capture's
+            // hand-over also count as activation values.
+            #expect(capture.values.count >= 1)
+            let c = Collector<Int>()
+            let out = capture.subscribe(c.handler)
+            c.wait(seconds: 2) { $0.count >= 3 }
+            out.cancel()
+            let run = capture.values + c.values
+            #expect(isConsecutive(run), "round \(round): \(run.prefix(10))")
+        }
+        stop.set()
+        #expect(sender.finished())
+        permanentOut.cancel()
+    }
+
     /// A merged-input source is added and removed 300 times while one thread sends into the
     /// merged input and another into the source: every direct send arrives once and in order,
     /// the source's values stay in order, nothing overlaps.
