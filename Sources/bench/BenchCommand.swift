@@ -13,8 +13,8 @@ struct BenchCommand: ParsableCommand {
         Exit status: 0 when every guarantee held, 1 when a workload found a violated guarantee \
         (or `compare` found a regression), 2 for bad arguments.
         """,
-        // `stress` (Sources/SignalsHarness/Stress/) joins this list when it is built.
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, CaseCommand.self],
+        // `stress` is built in Sources/SignalsHarness/Stress/ (issue #4).
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, StressCommand.self, CaseCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -19,7 +19,19 @@ extension MachineInfo {
         return MachineInfo(cores: ProcessInfo.processInfo.activeProcessorCount, cpuModel: cpu,
                            toolchain: compilerDescription, buildConfiguration: config, allocator: allocator,
                            os: ProcessInfo.processInfo.operatingSystemVersionString,
-                           date: formatter.string(from: Date()))
+                           date: formatter.string(from: Date()), timerOverheadNs: timerOverhead())
+    }
+
+    /// Median difference between two consecutive clock reads.
+    static func timerOverhead() -> Double {
+        var deltas = [UInt64](repeating: 0, count: 10_001)
+        for i in deltas.indices {
+            let a = monotonicNanos()
+            let b = monotonicNanos()
+            deltas[i] = b &- a
+        }
+        deltas.sort()
+        return Double(deltas[deltas.count / 2])
     }
 
     /// The compiler that built the harness, known at compile time (no subprocess needed).

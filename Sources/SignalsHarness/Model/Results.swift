@@ -34,9 +34,12 @@ public struct MachineInfo: Codable, Sendable, Equatable {
     public var os: String
     /// ISO 8601, UTC.
     public var date: String
+    /// Median cost of reading the clock, which every latency sample includes once.
+    public var timerOverheadNs: Double
 
     public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
-                allocator: String, os: String, date: String) {
+                allocator: String, os: String, date: String, timerOverheadNs: Double = 0) {
+        self.timerOverheadNs = timerOverheadNs
         self.cores = cores
         self.cpuModel = cpuModel
         self.toolchain = toolchain

@@ -151,7 +151,8 @@ struct ReportTables {
             "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
             "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
             "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
-            "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged.",
+            "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
+            "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
         ]
     }
 

@@ -109,31 +109,69 @@ extension RunContext {
         if busy > 0 { counters["busyValues"] = sent.dropFirst().reduce(0, +) }
     }
 
-    /// The `churn` driver: one thread sends values (sender 0) to the standing subscribers while
-    /// this thread performs `operations` subscribe+cancel pairs, which is what is timed.
+    /// Interval between two values of the `churn` workload's flow (500,000 values/s): steady
+    /// traffic well under what the slowest subject delivers to 10 subscribers. An unpaced
+    /// flood would instead measure the backlog: a sender that finds the node busy queues its
+    /// value and returns, so a faster-than-delivery sender grows the queue without bound and
+    /// whichever thread holds the node (the one subscribing) drains forever.
+    public static let churnFlowIntervalNs: UInt64 = 2_000
+
+    /// The `churn` driver: one thread sends paced values (sender 0) to the standing
+    /// subscribers while this thread performs `operations` subscribe+cancel pairs, which is
+    /// what is timed. A watchdog thread stops the flow if the pairs stop making progress, so
+    /// a subject that starves the subscriber ends with a report instead of a hang.
     public func driveChurn<S: ValueSender>(_ sender: S, standing: [DeliveryChecker], _ subscribeAndCancel: () -> Void) {
         let stop = Atomic<Bool>(false)
         let started = Atomic<Bool>(false)
+        let progress = Atomic<Int>(0)
+        let finished = Atomic<Bool>(false)
         let count = UncheckedBox(0)
+        let stallNote = UncheckedBox<String?>(nil)
         let group = DispatchGroup()
         let box = UncheckedBox(sender)
         group.enter()
         Thread {
             var i = 0
+            var next = monotonicNanos()
             started.store(true, ordering: .releasing)
             while !stop.load(ordering: .relaxed) {
                 box.value.send(i)
                 i &+= 1
+                next &+= RunContext.churnFlowIntervalNs
+                while monotonicNanos() < next && !stop.load(ordering: .relaxed) {}
             }
             count.value = i
             group.leave()
         }.start()
+        let stallNs = UInt64(stallSeconds * 2e9)
+        let ops = operations
+        group.enter()
+        Thread {
+            var last = -1
+            var lastChange = monotonicNanos()
+            while !finished.load(ordering: .acquiring) {
+                usleep(20_000)
+                let p = progress.load(ordering: .relaxed)
+                let now = monotonicNanos()
+                if p != last { last = p; lastChange = now } else if now - lastChange > stallNs {
+                    stallNote.value = "subscribe+cancel made no progress for \(stallNs / 1_000_000_000) s (after \(p) of \(ops)) while values flowed; flow stopped"
+                    stop.store(true, ordering: .relaxed)
+                    break
+                }
+            }
+            group.leave()
+        }.start()
         while !started.load(ordering: .acquiring) { sched_yield() }
         startClock()
-        for _ in 0..<operations { subscribeAndCancel() }
+        for k in 0..<operations {
+            subscribeAndCancel()
+            progress.store(k &+ 1, ordering: .relaxed)
+        }
         stopClock()
+        finished.store(true, ordering: .releasing)
         stop.store(true, ordering: .relaxed)
         group.wait()
+        stalled = stallNote.value
         sent = [count.value]
         for c in standing { waitForDelivery(c, count: count.value) }
         counters["valuesDuringChurn"] = count.value

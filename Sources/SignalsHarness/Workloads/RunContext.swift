@@ -112,11 +112,15 @@ public final class RunContext: @unchecked Sendable {
     /// through its own `makeSender(i)` result, released together after all have started. The
     /// clock starts at the release; it is not stopped here (call `waitForDelivery`, then
     /// `stopClock`).
-    public func runSenders<S: ValueSender>(threads: Int, perThread: Int, during: (() -> Void)? = nil,
+    /// `during`, if given, runs on the calling thread while the senders run, and is passed a
+    /// function telling whether they have all finished.
+    public func runSenders<S: ValueSender>(threads: Int, perThread: Int,
+                                           during: ((_ sendersDone: () -> Bool) -> Void)? = nil,
                                            _ makeSender: (Int) -> S) {
         let senders = (0..<threads).map { makeSender($0) }
         let ready = Atomic<Int>(0)
         let go = Atomic<Bool>(false)
+        let finished = Atomic<Int>(0)
         let done = DispatchGroup()
         let box = UncheckedBox(senders)
         for i in 0..<threads {
@@ -125,6 +129,7 @@ public final class RunContext: @unchecked Sendable {
                 ready.wrappingAdd(1, ordering: .acquiringAndReleasing)
                 while !go.load(ordering: .acquiring) { sched_yield() }
                 self.sendAll(box.value[i], count: perThread, sender: i)
+                finished.wrappingAdd(1, ordering: .releasing)
                 done.leave()
             }
             t.start()
@@ -132,7 +137,7 @@ public final class RunContext: @unchecked Sendable {
         while ready.load(ordering: .acquiring) < threads { sched_yield() }
         startClock()
         go.store(true, ordering: .releasing)
-        during?()
+        during? { finished.load(ordering: .acquiring) >= threads }
         done.wait()
         sent = Array(repeating: perThread, count: threads)
     }
