@@ -145,4 +145,66 @@ import Testing
         o.cancel()
         out.cancel()
     }
+
+    /// A capture of a `generate` whose activation sends values synchronously captures them as
+    /// `values`; what the input sends later is held until subscribe.
+    @Test(arguments: DeliveryVariant.allCases)
+    func capturesGenerateActivationValues(_ variant: DeliveryVariant) {
+        let held = Shared<SignalInput<Int>?>(nil)
+        let signal = Signal<Int>.generate(delivery: variant) { input in
+            held.value = input
+            input?.send(value: 1)
+            input?.send(value: 2)
+        }
+        let capture = signal.capture()
+        #expect(capture.values == [1, 2])
+        #expect(capture.end == nil)
+        held.value?.send(value: 3)
+        let c = Collector<Int>()
+        let out = capture.subscribe(c.handler)
+        #expect(c.events == [.value(3)])
+        held.value?.send(value: 4)
+        #expect(c.events == [.value(3), .value(4)])
+        out.cancel()
+        held.value = nil
+    }
+
+    /// `bind(to:resend:)` with resend sends the activation values first; a second bind of the
+    /// same capture fails with `.duplicate`.
+    @Test(arguments: DeliveryVariant.allCases)
+    func bindWithResendAndTwice(_ variant: DeliveryVariant) throws {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous(initialValue: 7) }
+        let capture = multi.capture()
+        input.send(value: 8)
+        let (target, targetSignal) = Signal<Int>.create(delivery: variant)
+        let (c, out) = targetSignal.collect()
+        let junction = try capture.bind(to: target, resend: true).get()
+        #expect(c.events == [.value(7), .value(8)])
+        let (target2, _) = Signal<Int>.create(delivery: variant)
+        if case .failure(let e) = capture.bind(to: target2) {
+            #expect(e == .duplicate)
+        } else {
+            Issue.record("second bind of a capture succeeded")
+        }
+        // The refused bind leaves the other input untouched (not closed by an error).
+        #expect(target2.send(value: 0) == .inactive)
+        input.send(value: 9)
+        #expect(c.events == [.value(7), .value(8), .value(9)])
+        junction.cancel()
+        out.cancel()
+    }
+
+    /// `subscribeValues(resend:)` on a capture gets the (optionally resent) values, no end.
+    @Test(arguments: DeliveryVariant.allCases)
+    func subscribeValuesOnCapture(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous(initialValue: 1) }
+        let capture = multi.capture()
+        input.send(value: 2)
+        let c = Collector<Int>()
+        let out = capture.subscribeValues(resend: true, c.valueHandler)
+        input.send(value: 3)
+        input.complete()
+        #expect(c.events == [.value(1), .value(2), .value(3)])
+        #expect(out.isClosed)
+    }
 }

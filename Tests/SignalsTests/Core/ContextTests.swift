@@ -88,6 +88,58 @@ enum ContextKind: String, CaseIterable, Sendable {
     }
 }
 
+extension ContextTests {
+    /// Cancelling an output on a `.queue` context deactivates at once (sends are `.inactive`
+    /// as soon as `cancel()` returns) and, after the queue drains, nothing more is delivered.
+    @Test(arguments: DeliveryVariant.allCases)
+    func cancelOnContextDeactivatesAtOnce(_ variant: DeliveryVariant) {
+        let (queue, _) = QueueMark.serialQueue("ctx.cancel", id: 34)
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let (c, out) = signal.collect(context: .queue(queue))
+        #expect(input.send(value: 1) == nil)
+        #expect(c.wait(forCount: 1))
+        out.cancel()
+        #expect(input.send(value: 2) == .inactive)
+        queue.sync {}
+        #expect(c.events == [.value(1)])
+    }
+
+    /// A subscriber on a context to a stream that ended before it subscribed gets the end
+    /// there.
+    @Test(arguments: DeliveryVariant.allCases)
+    func endBeforeSubscribeOnContext(_ variant: DeliveryVariant) {
+        let (queue, mark) = QueueMark.serialQueue("ctx.end", id: 35)
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        input.send(end: .other(CoreError.boom))
+        let onQueue = Shared(false)
+        let c = Collector<Int> { _ in onQueue.value = mark.isCurrent }
+        let out = signal.subscribe(context: .queue(queue), c.handler)
+        #expect(c.waitForEnd())
+        #expect(c.events == [.boom])
+        #expect(onQueue.value)
+        out.cancel()
+    }
+}
+
+extension ContextTests {
+    /// `Exec.invoke` and `Exec.schedule(after:_:)` on a queue run the work there
+    /// (asynchronously); `now()` never goes backwards.
+    @Test func dispatchInvokeAndSchedule() {
+        let (queue, mark) = QueueMark.serialQueue("ctx.schedule", id: 36)
+        let exec = Exec.queue(queue)
+        let ran = Collector<Bool>()
+        let before = exec.now()
+        exec.invoke { ran.receive(.success(mark.isCurrent)) }
+        let lifetime = exec.schedule(after: .milliseconds(1)) { ran.receive(.success(mark.isCurrent)) }
+        #expect(ran.wait(forCount: 2))
+        #expect(ran.events == [.value(true), .value(true)])
+        #expect(exec.now() >= before)
+        lifetime.cancel()
+        #expect(!exec.isDirect)
+        #expect(Exec.direct.isDirect)
+    }
+}
+
 /// Contexts under concurrent senders (run under ThreadSanitizer in CI).
 @Suite(.serialized) struct ContextConcurrencyTests {
     /// Two threads send into one input whose handler is on `.global`, `.queue(q)` or

@@ -147,4 +147,58 @@ import Testing
         #expect(c.events == [.value(1)])
         out.cancel()
     }
+
+    /// A junction bound before the target has a subscriber: forwarded values are refused by the
+    /// inactive target (dropped), and flow once the target is subscribed.
+    @Test(arguments: DeliveryVariant.allCases)
+    func bindBeforeTargetSubscribed(_ variant: DeliveryVariant) {
+        let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
+        let junction = sourceSignal.junction()
+        let (target, targetSignal) = Signal<Int>.create(delivery: variant)
+        #expect(junction.bind(to: target) == nil)
+        #expect(source.send(value: 1) == nil)
+        let (c, out) = targetSignal.collect()
+        #expect(source.send(value: 2) == nil)
+        #expect(c.events == [.value(2)])
+        junction.cancel()
+        out.cancel()
+    }
+
+    /// A junction disconnected from inside the target's handler stops forwarding at once.
+    @Test(arguments: DeliveryVariant.allCases)
+    func disconnectInsideDelivery(_ variant: DeliveryVariant) {
+        let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
+        let junction = sourceSignal.junction()
+        let (target, targetSignal) = Signal<Int>.create(delivery: variant)
+        let returned = Shared<SignalInput<Int>?>(nil)
+        let c = Collector<Int> { r in
+            if r.value == 2 { returned.value = junction.disconnect() }
+        }
+        let out = targetSignal.subscribe(c.handler)
+        #expect(junction.bind(to: target) == nil)
+        source.send(value: 1)
+        source.send(value: 2)
+        #expect(source.send(value: 3) == .inactive)
+        #expect(c.events == [.value(1), .value(2)])
+        #expect(returned.value === target)
+        returned.value = nil
+        out.cancel()
+    }
+
+    /// A junction of a signal derived from an already-taken one (the second `map` of a plain
+    /// signal) refuses to bind with `.duplicate` and leaves the target input untouched.
+    @Test(arguments: DeliveryVariant.allCases)
+    func junctionOfDerivedDuplicate(_ variant: DeliveryVariant) {
+        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let first = signal.map { $0 }
+        let junction = signal.map { $0 + 1 }.junction()
+        let (target, targetSignal) = Signal<Int>.create(delivery: variant)
+        let (c, out) = targetSignal.collect()
+        #expect(junction.bind(to: target) == .duplicate)
+        #expect(target.send(value: 5) == nil)
+        #expect(c.events == [.value(5)])
+        junction.cancel()
+        out.cancel()
+        _ = first
+    }
 }

@@ -69,14 +69,16 @@ import Testing
         #expect(input.send(value: 3) == .inactive)
     }
 
-    /// Lifetimes kept in an `[any Lifetime]` end together when the array lets them go; `cancel`
+    /// Lifetimes kept in an `[any Lifetime]` (appended with `+=`) end together when the array
+    /// lets them go; `cancel`
     /// through the protocol works for outputs and inputs alike.
     @Test(arguments: DeliveryVariant.allCases)
     func lifetimesArray(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
         let c1 = Collector<Int>()
         let c2 = Collector<Int>()
-        var lifetimes: [any Lifetime] = [multi.subscribe(c1.handler), multi.subscribe(c2.handler)]
+        var lifetimes: [any Lifetime] = [multi.subscribe(c1.handler)]
+        lifetimes += multi.subscribe(c2.handler)
         #expect(input.send(value: 1) == nil)
         #expect(lifetimes.count == 2)
         lifetimes.removeAll()

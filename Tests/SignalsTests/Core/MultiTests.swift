@@ -165,4 +165,55 @@ import Testing
         outOuter.cancel()
         innerOut.value?.cancel()
     }
+
+    /// A multi made from an already-taken plain signal gives each branch the duplicate error.
+    @Test(arguments: DeliveryVariant.allCases)
+    func multiOfTakenSignal(_ variant: DeliveryVariant) {
+        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let (_, taken) = signal.collect()
+        let multi = signal.continuous()
+        let (c, out) = multi.collect()
+        #expect(c.events == [.duplicate])
+        out.cancel()
+        taken.cancel()
+    }
+
+    /// A branch on a `.queue` context gets the cached values before any live value sent after
+    /// it subscribed, each exactly once, in order.
+    @Test(arguments: DeliveryVariant.allCases)
+    func cachedBeforeLiveOnContext(_ variant: DeliveryVariant) {
+        let (queue, _) = QueueMark.serialQueue("multi.ctx", id: 51)
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        for i in 0..<3 { input.send(value: i) }
+        let (b, outB) = multi.collect(context: .queue(queue))
+        for i in 3..<6 { input.send(value: i) }
+        input.complete()
+        #expect(b.waitForEnd())
+        let expected: [Ev<Int>] = (0..<6).map { .value($0) } + [.complete]
+        #expect(a.events == expected)
+        #expect(b.events == expected)
+        outA.cancel()
+        outB.cancel()
+    }
+
+    /// A branch that cancels itself from inside its handler (on the first live value after its
+    /// cached ones) gets nothing more; the other branch is unaffected.
+    @Test(arguments: DeliveryVariant.allCases)
+    func cancelInsideBranchHandler(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }
+        let (a, outA) = multi.collect()
+        for i in 1...3 { input.send(value: i) }
+        let holder = Shared<SignalOutput<Int>?>(nil)
+        let b = Collector<Int> { _ in holder.value?.cancel() }
+        holder.value = multi.subscribe(b.handler)
+        // The cache is delivered inside `subscribe`, before `holder` is set: cancel on the
+        // next delivery instead.
+        input.send(value: 4)
+        input.send(value: 5)
+        #expect(b.events == [.value(1), .value(2), .value(3), .value(4)])
+        #expect(a.events == (1...5).map { .value($0) })
+        outA.cancel()
+        holder.value = nil
+    }
 }
