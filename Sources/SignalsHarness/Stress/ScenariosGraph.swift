@@ -13,7 +13,8 @@ final class StressCounter: Sendable {
 /// Per-sender contiguity: between the first and the last value a receiver got from a sender,
 /// every value that sender had accepted must be there (no value lost in the middle of a
 /// subscription). Also checks order and duplicates.
-func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [StressSender], lostName: String) -> [StressFinding] {
+func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [StressSender],
+                           lost: (StressSender, Int) -> StressFinding) -> [StressFinding] {
     var findings: [StressFinding] = []
     var bySender: [Int: [Int]] = [:]
     for e in events {
@@ -31,9 +32,12 @@ func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [Str
                 findings.append(.forbidden(StressCheck.fifo, "\(who): sender \(sender.id) delivered \(q) after \(previous)"))
                 break
             }
-            if let missing = (previous + 1..<q).first(where: { $0 < sender.status.count && sender.status[$0] == StressSender.accepted }) {
-                findings.append(.forbidden(lostName, "\(who): sender \(sender.id) got \(previous) then \(q), missing accepted \(missing)"))
-                break
+            let missing = (previous + 1..<q).filter { $0 < sender.status.count && sender.status[$0] == StressSender.accepted }
+            if !missing.isEmpty {
+                let judged = missing.map { lost(sender, $0) }
+                var worst = judged.max { $0.grade < $1.grade }!
+                worst.detail = "\(who): sender \(sender.id) got \(previous) then \(q), missing accepted \(missing.count) (first \(missing[0])); " + worst.detail
+                findings.append(worst)
             }
             previous = q
         }
@@ -106,7 +110,7 @@ public struct MultiChurnScenario: StressScenario {
                     let recorder = StressRecorder(capacity: n + 4, perturber: shared)
                     let output = multi.stressSubscribe(recorder, ledger: ledger)
                     let immediate = recorder.deliveries
-                    rng.perturb()
+                    rng.hold()
                     output.cancel()
                     recorder.markCancelled()
                     logs[a].entries.append((before, immediate, recorder))
@@ -240,13 +244,14 @@ public struct CaptureSubscribeScenario: StressScenario {
     public var acceptableName: String { "captured + held + live values contiguous, once, in order" }
 
     final class Log: @unchecked Sendable {
-        var entries: [(captured: [StressEvent], recorder: StressRecorder)] = []
+        var entries: [(captured: [StressEvent], recorder: StressRecorder, began: Int)] = []
     }
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let clock = StressClock()
+        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n, clock: clock) }
         let log = Log()
         var findings: [StressFinding] = []
         do {
@@ -257,6 +262,7 @@ public struct CaptureSubscribeScenario: StressScenario {
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     for k in 0..<max(4, n / 16) {
+                        let began = clock.tick()
                         let capture = multi.capture()
                         it.track(capture, "capture")
                         let captured = capture.values.map { StressEvent.value(sender: $0.sender, seq: $0.seq, tag: $0.tag) }
@@ -264,10 +270,10 @@ public struct CaptureSubscribeScenario: StressScenario {
                         let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
                         let token = ledger.token()
                         let output = capture.subscribe { r in withExtendedLifetime(token) { recorder.receive(r) } }
-                        rng.perturb()
+                        rng.hold()
                         output.cancel()
                         recorder.markCancelled()
-                        log.entries.append((captured, recorder))
+                        log.entries.append((captured, recorder, began))
                         it.progress(a, k)
                     }
                     return
@@ -282,13 +288,21 @@ public struct CaptureSubscribeScenario: StressScenario {
             input.complete()
         }
         for (k, entry) in log.entries.enumerated() {
-            let who = "capture \(k)"
+            let live = entry.recorder.events
+            let who = "capture \(k) (captured \(entry.captured.map(\.description)), then \(live.prefix(6).map(\.description))…)"
             findings += entry.recorder.entryFindings(who)
-            let events = entry.captured + entry.recorder.events
+            let events = entry.captured + live
             if events.contains(where: { if case .end = $0 { return true } else { return false } }) {
                 findings.append(.forbidden(StressCheck.wrongEnd, "\(who): got an end though only cancelled"))
             }
-            findings += stressCheckContiguous(who, events, senders: senders, lostName: StressCheck.lost)
+            // A value whose send began after `capture()` was called must arrive. One sent
+            // earlier may have been in transit while the previous capture's cancel deactivated
+            // the upstream, and dropped there (it never reached the cache either).
+            findings += stressCheckContiguous(who, events, senders: senders) { sender, seq in
+                sender.startedAt[seq] > entry.began
+                    ? .forbidden(StressCheck.lost, "sent at \(sender.startedAt[seq]), after capture() began at \(entry.began)")
+                    : .interesting("value dropped in transit as the upstream deactivated", "sent at \(sender.startedAt[seq])-\(sender.returnedAt[seq]), capture() began at \(entry.began)")
+            }
         }
         return findings
     }
@@ -358,7 +372,7 @@ public struct GenerateReactivationScenario: StressScenario {
                     for k in 0..<max(4, n / 16) {
                         let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
                         let output = multi.stressSubscribe(recorder, ledger: ledger)
-                        rng.perturb()
+                        rng.hold()
                         output.cancel()
                         recorder.markCancelled()
                         log.recorders.append(recorder)

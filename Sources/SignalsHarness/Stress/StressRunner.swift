@@ -48,6 +48,8 @@ public struct StressOptions: Sendable {
     public var exitOnDeadlock: Bool
     /// Receives diagnostic lines (the deadlock report).
     public var log: @Sendable (String) -> Void
+    /// Stop a run at its first forbidden outcome (the tests of broken subjects).
+    public var stopOnForbidden = false
 
     /// Options.
     public init(seed: UInt64, secondsPerRun: Double? = nil, iterations: Int? = nil, threads: Int = 3,
@@ -334,6 +336,7 @@ public final class StressRunner: @unchecked Sendable {
                 deadlocked = true
                 break
             }
+            if grade == .forbidden && options.stopOnForbidden { break }
         }
         let seconds = Double(stressNanos() - started) / 1e9
         let outcomes = order.map { StressOutcomeCount(grade: counts[$0]!.0, name: $0, count: counts[$0]!.1) }

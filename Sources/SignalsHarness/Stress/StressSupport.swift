@@ -65,6 +65,13 @@ public struct StressRandom: Sendable {
     /// A random integer in `0..<n` (`n` > 0).
     public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 
+    /// Keeps a subscription (or a binding) for a random while: up to a few yields and a spin
+    /// of up to 4,000 steps, so senders get to deliver through it.
+    public mutating func hold() {
+        for _ in 0..<below(4) { sched_yield() }
+        stressSpin(below(4_000))
+    }
+
     /// Yields (1 in 32), spins up to 255 steps (3 in 32), or does nothing.
     @inline(__always)
     public mutating func perturb() { stressPerturb(next()) }
@@ -194,10 +201,21 @@ public final class StressSender: @unchecked Sendable {
     /// (for example values sent before the same thread ended the stream).
     public var mustArriveBelow = 0
 
-    /// A sender that may send up to `capacity` values.
-    public init(id: Int, capacity: Int) {
+    /// With a clock: per sequence number, the clock's reading just before the send started
+    /// and just after it returned.
+    public let clock: StressClock?
+    public var startedAt: [Int] = []
+    public var returnedAt: [Int] = []
+
+    /// A sender that may send up to `capacity` values; with `clock`, each send is stamped.
+    public init(id: Int, capacity: Int, clock: StressClock? = nil) {
         self.id = id
+        self.clock = clock
         status = [UInt8](repeating: StressSender.unsent, count: max(1, capacity))
+        if clock != nil {
+            startedAt = [Int](repeating: Int.max, count: status.count)
+            returnedAt = startedAt
+        }
     }
 
     /// Sends the next value through `send` and records the outcome.
@@ -206,7 +224,9 @@ public final class StressSender: @unchecked Sendable {
         let seq = nextSeq
         guard seq < status.count else { return .disconnected }
         nextSeq = seq &+ 1
+        if let clock { startedAt[seq] = clock.tick() }
         let error = send(StressMsg(sender: id, seq: seq, tag: tag, token: ledger.token()))
+        if let clock { returnedAt[seq] = clock.tick() }
         status[seq] = error == nil ? StressSender.accepted : StressSender.refused
         return error
     }
@@ -220,6 +240,16 @@ public final class StressSender: @unchecked Sendable {
 
     /// How many values were accepted.
     public var acceptedCount: Int { status.reduce(0) { $0 + ($1 == StressSender.accepted ? 1 : 0) } }
+}
+
+/// A shared logical clock: each tick is a relaxed read-modify-write on one word, so ticks from
+/// all threads fall in one total order without adding any synchronization between them.
+public final class StressClock: Sendable {
+    let now = Atomic<Int>(0)
+    /// A clock at 0.
+    public init() {}
+    /// The next reading.
+    @inline(__always) public func tick() -> Int { now.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 // MARK: - Watching handlers

@@ -17,6 +17,7 @@ struct StressConcurrencyTests {
             watchdogSeconds: 30, leakGraceSeconds: 3, exitOnDeadlock: false))
         let result = runner.run(scenario, variant: variant)
         let report = StressReport(seed: Self.seed, threads: 3, operations: 64, secondsPerRun: 0.12, iterationCap: 40, results: [result])
+        print(report.table())
         #expect(result.iterations > 0)
         #expect(result.passed, "\(report.table())\n\(report.failureSummary())")
     }
