@@ -216,4 +216,63 @@ import Testing
         outA.cancel()
         holder.value = nil
     }
+
+    /// A branch's handler cancels another branch in the middle of a delivery: the cancelled
+    /// branch is not entered again (not even for the value being delivered, since its
+    /// delivery comes after `cancel()` returned); the rest get every value.
+    @Test(arguments: DeliveryVariant.allCases)
+    func branchCancelsAnotherInsideDelivery(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let victim = Shared<SignalOutput<Int>?>(nil)
+        let a = Collector<Int> { r in if r.value == 2 { victim.value?.cancel() } }
+        let b = Collector<Int>()
+        let c = Collector<Int>()
+        let outA = multi.subscribe(a.handler)
+        victim.value = multi.subscribe(b.handler)
+        let outC = multi.subscribe(c.handler)
+        for i in 1...3 { input.send(value: i) }
+        #expect(a.events == [.value(1), .value(2), .value(3)])
+        #expect(b.events == [.value(1)])
+        #expect(c.events == [.value(1), .value(2), .value(3)])
+        outA.cancel()
+        outC.cancel()
+        victim.value = nil
+    }
+
+    /// Every branch is cancelled from inside a delivery: the multi deactivates its upstream
+    /// (sends become `.inactive`), nobody gets anything more, and a new branch reactivates it.
+    @Test(arguments: DeliveryVariant.allCases)
+    func allBranchesCancelledInsideDelivery(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let outputs = Shared<[SignalOutput<Int>]>([])
+        let a = Collector<Int> { r in
+            if r.value == 1 { for o in outputs.value { o.cancel() } }
+        }
+        let b = Collector<Int>()
+        outputs.update { $0.append(multi.subscribe(a.handler)) }
+        outputs.update { $0.append(multi.subscribe(b.handler)) }
+        #expect(input.send(value: 1) == nil)
+        #expect(input.send(value: 2) == .inactive)
+        #expect(a.events == [.value(1)])
+        #expect(b.events == [])
+        let (c, outC) = multi.collect()
+        #expect(input.send(value: 3) == nil)
+        #expect(c.events == [.value(3)])
+        outC.cancel()
+        outputs.value = []
+    }
+
+    /// A handler releases its own (last reference to its) output while being delivered to:
+    /// nothing after that call is delivered to it, and the graph deactivates.
+    @Test(arguments: DeliveryVariant.allCases)
+    func outputReleasedInsideItsHandler(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let holder = Shared<SignalOutput<Int>?>(nil)
+        let a = Collector<Int> { r in if r.value == 2 { holder.value = nil } }
+        holder.value = multi.subscribe(a.handler)
+        input.send(value: 1)
+        input.send(value: 2)
+        #expect(input.send(value: 3) == .inactive)
+        #expect(a.events == [.value(1), .value(2)])
+    }
 }
