@@ -119,6 +119,9 @@ public struct Parameters: Codable, Sendable, Equatable {
     public var latencySampleEvery = 64
     /// Seconds after which an isolated (child-process) case is killed and reported as hung.
     public var watchdogSeconds = 60
+    /// Seconds without any delivery after which a driver stops waiting (and the checks report
+    /// what is missing) or declares a re-entrant chain stalled.
+    public var stallSeconds = 2.0
 
     public init() {}
 

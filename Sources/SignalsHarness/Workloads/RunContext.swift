@@ -33,7 +33,9 @@ public final class RunContext: @unchecked Sendable {
     var allocStart: AllocationMeter.Snapshot?
     var allocStop: AllocationMeter.Snapshot?
 
-    public init(spec: CaseSpec, operations: Int, sampler: LatencySampler? = nil, meter: AllocationMeter? = nil) {
+    public init(spec: CaseSpec, operations: Int, sampler: LatencySampler? = nil, meter: AllocationMeter? = nil,
+                stallSeconds: Double = 2) {
+        self.stallSeconds = stallSeconds
         self.spec = spec
         self.operations = operations
         self.sampler = sampler
@@ -148,11 +150,19 @@ public final class RunContext: @unchecked Sendable {
     public func waitForDelivery(_ checker: DeliveryChecker, count: Int, timeoutSeconds: Double = 20) -> Bool {
         if checker.received >= count { return true }
         let deadline = monotonicNanos() + UInt64(timeoutSeconds * 1e9)
+        // Also give up once nothing has arrived for `stallSeconds`: a subject that lost
+        // values would otherwise hold the run for the whole timeout.
+        let stallNs = UInt64(stallSeconds * 1e9)
         var spins = 0
-        while checker.received < count {
+        var last = checker.received
+        var lastChange = monotonicNanos()
+        while last < count {
             spins += 1
             if spins < 1000 { sched_yield() } else { usleep(50) }
-            if monotonicNanos() > deadline { return false }
+            let now = monotonicNanos()
+            let r = checker.received
+            if r != last { last = r; lastChange = now }
+            if now > deadline || now - lastChange > stallNs { return false }
         }
         return true
     }

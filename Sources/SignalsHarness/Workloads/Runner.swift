@@ -67,7 +67,7 @@ public struct Runner: Sendable {
 
         // One repetition; returns ns per operation, or sets the failure on `result`.
         func once(_ n: Int, sampler: LatencySampler? = nil) -> (nsPerOp: Double, ctx: RunContext)? {
-            let ctx = RunContext(spec: spec, operations: n, sampler: sampler, meter: meter)
+            let ctx = RunContext(spec: spec, operations: n, sampler: sampler, meter: meter, stallSeconds: parameters.stallSeconds)
             do {
                 try subject.run(ctx)
             } catch {
@@ -127,15 +127,18 @@ public struct Runner: Sendable {
             result.throughput = ThroughputStats(operations: probe.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
         }
         var bestAlloc: (count: Double, bytes: Double)?
+        func noteAllocations(_ ctx: RunContext) {
+            guard let a = ctx.allocStart, let b = ctx.allocStop else { return }
+            let ops = Double(max(1, ctx.completedOperations ?? n))
+            let c = Double(b.count &- a.count) / ops
+            let by = Double(b.bytes &- a.bytes) / ops
+            if bestAlloc == nil || c < bestAlloc!.count { bestAlloc = (c, by) }
+        }
+        if !reps.isEmpty { noteAllocations(probe.ctx) }
         while reps.count < repetitions {
             guard let r = once(n) else { return result }
             reps.append(r.nsPerOp)
-            if let a = r.ctx.allocStart, let b = r.ctx.allocStop {
-                let ops = Double(max(1, r.ctx.completedOperations ?? n))
-                let c = Double(b.count &- a.count) / ops
-                let by = Double(b.bytes &- a.bytes) / ops
-                if bestAlloc == nil || c < bestAlloc!.count { bestAlloc = (c, by) }
-            }
+            noteAllocations(r.ctx)
             result.throughput = ThroughputStats(operations: r.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
         }
         if let a = bestAlloc {

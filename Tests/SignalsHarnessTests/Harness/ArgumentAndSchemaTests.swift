@@ -1,0 +1,200 @@
+import Foundation
+import SignalsHarness
+import Testing
+
+@Suite("bench arguments")
+struct ArgumentTests {
+    func error(_ configure: (inout RunOptions) -> Void) -> ArgumentError? {
+        var o = RunOptions()
+        configure(&o)
+        do {
+            _ = try o.parameters()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func unknownWorkloadNamesFlagAndAllowedValues() {
+        let e = error { $0.workloads = ["send", "nope"] }
+        #expect(e?.flag == "--workload")
+        #expect(e?.message.contains("'nope'") == true)
+        #expect(e?.message.contains("send-map") == true && e?.message.contains("hop") == true)
+    }
+
+    @Test func unknownSubject() {
+        let e = error { $0.subjects = ["rxswift"] }
+        #expect(e?.flag == "--subject")
+        #expect(e?.message.contains("lockfree") == true)
+    }
+
+    @Test func zeroOrBadThreads() {
+        #expect(error { $0.threads = ["0"] }?.flag == "--threads")
+        #expect(error { $0.threads = ["2", "x"] }?.flag == "--threads")
+        #expect(error { $0.threads = ["65"] }?.flag == "--threads")
+    }
+
+    @Test func negativeAndZeroCounts() {
+        #expect(error { $0.stages = -1 }?.flag == "--stages")
+        #expect(error { $0.subscribers = 0 }?.flag == "--subscribers")
+        #expect(error { $0.depth = -5 }?.flag == "--depth")
+        #expect(error { $0.repetitions = 0 }?.flag == "--repetitions")
+        #expect(error { $0.sampleEvery = 48 }?.flag == "--sample-every")
+        #expect(error { $0.stages = -1 }?.message.contains("1 to") == true)
+    }
+
+    @Test func validOptionsBecomeParameters() throws {
+        var o = RunOptions()
+        o.workloads = ["contended", "SEND"]
+        o.subjects = ["lockfree"]
+        o.threads = ["1", "2", "16"]
+        o.stages = 3
+        o.quick = true
+        let p = try o.parameters()
+        #expect(p.workloads == [.contended, .send])
+        #expect(p.subjects == [.lockfree])
+        #expect(p.threads == [1, 2, 16])
+        #expect(p.stages == 3)
+        #expect(p.quick)
+        #expect(p.cases().map(\.key) == ["send", "contended[1 threads]", "contended[2 threads]", "contended[16 threads]"])
+    }
+}
+
+/// A report with every optional part filled in.
+func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok, p99: UInt64 = 100) -> BenchReport {
+    let machine = MachineInfo(cores: 2, cpuModel: "Test CPU", toolchain: "Swift 6.3", buildConfiguration: "release",
+                              allocator: "jemalloc", os: "Linux", date: "2026-01-01T00:00:00Z", timerOverheadNs: 20)
+    var r = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .lockfree, status: status)
+    r.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [ns, ns * 1.1, ns * 0.9])
+    let summary = LatencySummary(count: 10, p50: 40, p90: 50, p99: p99, p999: 200, p9999: 300, max: 400,
+                                 distribution: [PercentilePoint(percentile: 0, ns: 30), PercentilePoint(percentile: 99.9, ns: 200)])
+    r.latency = LatencyStats(sampleEvery: 64, send: summary, endToEnd: summary)
+    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32)
+    r.counters = ["x": 1]
+    var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
+    m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
+    let u = CaseResult(spec: CaseSpec(workload: .fanout, variant: "100 subscribers", subscribers: 100), subject: .asyncstream,
+                       status: .unsupported, reason: "no broadcast")
+    let results = [r, m, u]
+    return BenchReport(machine: machine, parameters: Parameters(), results: results, targets: Targets.evaluate(results))
+}
+
+@Suite("JSON schema")
+struct JSONSchemaTests {
+    @Test func roundTrip() throws {
+        let report = sampleReport()
+        let data = try JSONReport.encode(report)
+        let back = try JSONReport.decode(data)
+        #expect(back.schemaVersion == 1)
+        #expect(back.machine == report.machine)
+        #expect(back.parameters == report.parameters)
+        #expect(back.targets == report.targets)
+        #expect(back.results.count == 3)
+        #expect(back.results[0].throughput == report.results[0].throughput)
+        #expect(back.results[0].latency == report.results[0].latency)
+        #expect(back.results[0].allocations == report.results[0].allocations)
+        #expect(back.results[2].reason == "no broadcast")
+        // Stable: encoding the decoded report gives the same bytes.
+        #expect(try JSONReport.encode(back) == data)
+    }
+
+    @Test func topLevelFieldsAreTheDocumentedOnes() throws {
+        let object = try JSONSerialization.jsonObject(with: JSONReport.encode(sampleReport())) as? [String: Any]
+        #expect(Set(object?.keys.map { $0 } ?? []) == ["schemaVersion", "tool", "machine", "parameters", "results", "targets", "passed"])
+    }
+
+    func loadError(_ text: String) -> String? {
+        do {
+            _ = try JSONReport.decode(Data(text.utf8), name: "x.json")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func wrongSchemasAreRejectedClearly() throws {
+        #expect(loadError("not json")?.contains("not valid JSON") == true)
+        #expect(loadError("[1,2]")?.contains("not a bench report") == true)
+        #expect(loadError("{\"results\": []}")?.contains("schemaVersion") == true)
+        #expect(loadError("{\"schemaVersion\": 2}")?.contains("allowed: 1") == true)
+        #expect(loadError("{\"schemaVersion\": 1, \"tool\": \"x\"}")?.contains("wrong schema") == true)
+        do {
+            _ = try JSONReport.load(path: "/nonexistent/report.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("cannot read"))
+        }
+    }
+}
+
+@Suite("compare")
+struct CompareTests {
+    @Test func thresholdParsing() {
+        #expect(Comparison.parseThreshold("10%") == 10)
+        #expect(Comparison.parseThreshold("2.5") == 2.5)
+        #expect(Comparison.parseThreshold("-1%") == nil)
+        #expect(Comparison.parseThreshold("ten") == nil)
+    }
+
+    @Test func changeWithinThresholdIsNotARegression() {
+        let c = Comparison.compare(baseline: sampleReport(ns: 20), current: sampleReport(ns: 21.5), thresholdPercent: 10)
+        #expect(c.regressions.isEmpty)
+        let row = c.rows.first { $0.subject == .lockfree && $0.figure == "ns/value" }
+        #expect(abs((row?.changePercent ?? 0) - 7.5) < 0.01)
+    }
+
+    @Test func growthBeyondThresholdIsARegression() {
+        let c = Comparison.compare(baseline: sampleReport(ns: 20), current: sampleReport(ns: 25), thresholdPercent: 10)
+        #expect(c.regressions.contains { $0.subject == .lockfree && $0.figure == "ns/value" })
+        #expect(c.render().contains("REGRESSION"))
+        // ... but not with a looser threshold.
+        let loose = Comparison.compare(baseline: sampleReport(ns: 20), current: sampleReport(ns: 25), thresholdPercent: 30)
+        #expect(loose.regressions.isEmpty)
+    }
+
+    @Test func improvementIsNotARegression() {
+        let c = Comparison.compare(baseline: sampleReport(ns: 20), current: sampleReport(ns: 10), thresholdPercent: 0)
+        #expect(c.regressions.isEmpty)
+    }
+
+    @Test func latencyAndAllocationsAreCompared() {
+        let lat = Comparison.compare(baseline: sampleReport(p99: 100), current: sampleReport(p99: 200), thresholdPercent: 10)
+        #expect(lat.regressions.contains { $0.figure == "end-to-end p99 ns" })
+        // Allocation noise below the floor is ignored; a real per-value allocation is not.
+        let noise = Comparison.compare(baseline: sampleReport(allocs: 0), current: sampleReport(allocs: 0.001), thresholdPercent: 10)
+        #expect(noise.regressions.isEmpty)
+        let real = Comparison.compare(baseline: sampleReport(allocs: 0), current: sampleReport(allocs: 1), thresholdPercent: 10)
+        #expect(real.regressions.contains { $0.figure == "allocs/value" })
+    }
+
+    @Test func brokenGuaranteeIsARegression() {
+        let c = Comparison.compare(baseline: sampleReport(), current: sampleReport(status: .failed), thresholdPercent: 10)
+        #expect(c.regressions.contains { $0.figure == "status" })
+    }
+}
+
+@Suite("reports and targets")
+struct ReportTests {
+    @Test func targetsAreJudged() {
+        let t = sampleReport(ns: 20).targets
+        #expect(t.first { $0.id == "send-map" }?.verdict == .met)
+        #expect(sampleReport(ns: 30).targets.first { $0.id == "send-map" }?.verdict == .notMet)
+        #expect(t.first { $0.id == "fanout" }?.verdict == .notMeasured)
+    }
+
+    @Test func renderersShowEveryRowAndStatus() {
+        let report = sampleReport()
+        let text = TextReport.render(report)
+        #expect(text.contains("== send-map"))
+        #expect(text.contains("unsupported: no broadcast"))
+        #expect(text.contains("result: PASS"))
+        let md = MarkdownReport.render(report)
+        #expect(md.contains("| subject |"))
+        let svg = SVGPlot.render(report)
+        #expect(svg.hasPrefix("<svg"))
+        #expect(svg.components(separatedBy: "<polyline").count - 1 == 1)
+        let failing = sampleReport(status: .failed)
+        #expect(!failing.passed)
+        #expect(TextReport.render(failing).contains("result: FAIL"))
+    }
+}
