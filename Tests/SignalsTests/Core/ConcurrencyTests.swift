@@ -77,7 +77,9 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeCancelRacingWithSenders(_ variant: DeliveryVariant) {
         let stride = 1 << 32
-        let cap = 5_000_000
+        // Bounded: a thread whose graph change claims the node drains what the senders push
+        // meanwhile (see the report on drain fairness), so senders must stop by themselves.
+        let cap = 100_000
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
         let (permanent, permanentOut) = multi.collect()
         let stop = Flag()
@@ -134,7 +136,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
     /// cached latest value (cached before live, exactly once, no gap).
     @Test(arguments: DeliveryVariant.allCases)
     func continuousBranchesJoinWithoutGapOrRepeat(_ variant: DeliveryVariant) {
-        let cap = 400_000
+        let cap = 100_000
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
         let (permanent, permanentOut) = multi.collect()
         let stop = Flag()
@@ -179,7 +181,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
     /// reordered or repeated is not), never concurrently; bind never reports an error.
     @Test(arguments: DeliveryVariant.allCases)
     func junctionBindDisconnectRacingWithSenders(_ variant: DeliveryVariant) {
-        let cap = 2_000_000
+        let cap = 200_000
         let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
         let junction = sourceSignal.junction()
         let (target, targetSignal) = Signal<Int>.create(delivery: variant)
@@ -392,12 +394,14 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
         let (permanent, permanentOut) = multi.collect()
         let stop = Flag()
+        let finished = Flag()
         let sender = startThread {
             var i = 0
-            while i < 5_000_000, !stop.isSet {
+            while i < 100_000, !stop.isSet {
                 input.send(value: i)
                 i += 1
             }
+            finished.set()
         }
         permanent.wait(forCount: 1, seconds: 10)
         for round in 0..<100 {
@@ -407,7 +411,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             #expect(capture.values.count >= 1)
             let c = Collector<Int>()
             let out = capture.subscribe(c.handler)
-            c.wait(seconds: 2) { $0.count >= 3 }
+            c.wait(seconds: 2) { $0.count >= 3 || finished.isSet }
             out.cancel()
             let run = capture.values + c.values
             #expect(isConsecutive(run), "round \(round): \(run.prefix(10))")
@@ -417,13 +421,92 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         permanentOut.cancel()
     }
 
+    /// Two threads bind the same junction at once, to two inputs: exactly one bind succeeds,
+    /// the other returns `.duplicate`, and values reach only the winner's input.
+    @Test(arguments: DeliveryVariant.allCases)
+    func concurrentBindsExactlyOneWins(_ variant: DeliveryVariant) {
+        for _ in 0..<50 {
+            let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
+            let junction = sourceSignal.junction()
+            let targets = [Signal<Int>.create(delivery: variant), Signal<Int>.create(delivery: variant)]
+            let collected = targets.map { $0.signal.collect() }
+            let results = Shared<[SignalBindError?]>([nil, nil])
+            #expect(runThreads(2) { t in
+                let r = junction.bind(to: targets[t].input)
+                results.update { $0[t] = r }
+            })
+            let r = results.value
+            #expect(r.filter { $0 == nil }.count == 1 && r.filter { $0 == .duplicate }.count == 1, "\(r)")
+            #expect(source.send(value: 7) == nil)
+            let winner = r[0] == nil ? 0 : 1
+            #expect(collected[winner].0.events == [.value(7)])
+            #expect(collected[1 - winner].0.events == [])
+            junction.cancel()
+            for (_, out) in collected { out.cancel() }
+        }
+    }
+
+    /// Two threads add the same signal to a merged input at once: exactly one add succeeds,
+    /// the other returns `.duplicate`; the source's values arrive once.
+    @Test(arguments: DeliveryVariant.allCases)
+    func concurrentMergedAddsExactlyOneWins(_ variant: DeliveryVariant) {
+        for _ in 0..<50 {
+            let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
+            let (c, out) = signal.collect()
+            let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
+            let results = Shared<[SignalBindError?]>([nil, nil])
+            #expect(runThreads(2) { t in
+                let r = merged.add(sourceSignal)
+                results.update { $0[t] = r }
+            })
+            let r = results.value
+            #expect(r.filter { $0 == nil }.count == 1 && r.filter { $0 == .duplicate }.count == 1, "\(r)")
+            #expect(source.send(value: 1) == nil)
+            #expect(c.events == [.value(1)])
+            out.cancel()
+        }
+    }
+
+    /// `cancel()` on one thread races with `complete()` on another: the handler gets at most
+    /// one end, nothing after it, and is not entered after `cancel()` returns.
+    @Test(
+        .disabled("core bug: SignalNode.detach(endedWith: nil) can store status 'inactive' between sendEnd's CAS active->ended and its recording of the end; the node is left inactive with recordedEnd set, and the next sendEnd (e.g. SignalInput.deinit) recurses in sendEnd forever (stack overflow, SIGSEGV) — crashes the test process"),
+        arguments: DeliveryVariant.allCases)
+    func cancelRacingWithEnd(_ variant: DeliveryVariant) {
+        for round in 0..<100 {
+            let (input, signal) = Signal<Int>.create(delivery: variant)
+            let cancelled = Flag()
+            let late = Counter()
+            let c = Collector<Int>()
+            let out = signal.subscribe { [c] r in
+                if cancelled.isSet { late.add() }
+                c.receive(r)
+            }
+            input.send(value: 0)
+            #expect(runThreads(2) { t in
+                if t == 0 {
+                    out.cancel()
+                    cancelled.set()
+                } else {
+                    input.send(value: 1)
+                    input.complete()
+                }
+            })
+            let results = c.results
+            #expect(results.filter { $0.end != nil }.count <= 1)
+            if let i = results.firstIndex(where: { $0.end != nil }) { #expect(i == results.count - 1) }
+            #expect(results.compactMap(\.value) == Array(0..<results.compactMap(\.value).count))
+            #expect(late.value == 0, "round \(round)")
+        }
+    }
+
     /// A merged-input source is added and removed 300 times while one thread sends into the
     /// merged input and another into the source: every direct send arrives once and in order,
     /// the source's values stay in order, nothing overlaps.
     @Test(arguments: DeliveryVariant.allCases)
     func mergedInputAddRemoveRacing(_ variant: DeliveryVariant) {
         let stride = 1 << 32
-        let cap = 500_000
+        let cap = 100_000
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
         let (c, out) = signal.collect()
         let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
