@@ -46,7 +46,7 @@ public enum SVGPlot {
     }
 
     static func panel(key: String, results: [CaseResult], x: Double, y: Double, w: Double, h: Double) -> String {
-        let left = x + 60, right = x + w - 15, top = y + 25, bottom = y + h - 45
+        let left = x + 60, right = x + w - 35, top = y + 25, bottom = y + h - 45
         var lines: [(SubjectID, String, [PercentilePoint])] = []
         for r in results {
             if let e = r.latency?.endToEnd { lines.append((r.subject, "end-to-end", e.distribution)) }
@@ -77,11 +77,17 @@ public enum SVGPlot {
             s += "<text x=\"\(left - 5)\" y=\"\(yy + 4)\" text-anchor=\"end\">\(label)</text>\n"
         }
         s += "<text x=\"\(Int(x + w / 2))\" y=\"\(Int(bottom + 30))\" text-anchor=\"middle\" fill=\"#555\">percentile</text>\n"
-        for (i, line) in lines.enumerated() {
+        for line in lines {
             let color = colors[line.0] ?? "#000"
             let pts = line.2.map { String(format: "%.1f,%.1f", sx($0.percentile), sy($0.ns)) }.joined(separator: " ")
             s += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\" points=\"\(pts)\"/>\n"
-            let ly = top + 12 + Double(i) * 13
+        }
+        // Legend last, on a translucent box, so it stays readable over the lines.
+        let legendW = 190.0
+        s += "<rect x=\"\(left + 4)\" y=\"\(top + 3)\" width=\"\(legendW)\" height=\"\(Double(lines.count) * 13 + 4)\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#ddd\"/>\n"
+        for (i, line) in lines.enumerated() {
+            let color = colors[line.0] ?? "#000"
+            let ly = top + 14 + Double(i) * 13
             s += "<line x1=\"\(left + 8)\" y1=\"\(ly - 4)\" x2=\"\(left + 24)\" y2=\"\(ly - 4)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
             s += "<text x=\"\(left + 28)\" y=\"\(ly)\">\(line.0.rawValue) (\(line.1))</text>\n"
         }

@@ -114,7 +114,7 @@ public struct SignalsSubject: BenchSubject {
         let (merged, mergedSignal) = Signal<Int>.createMergedInput(delivery: variant)
         let multi = mergedSignal.multicast()
         let c = ctx.makeChecker(senders: t, allowDrops: true)
-        var lifetimes: [any Lifetime] = [multi.subscribeValues { c.receive($0) }]
+        let lifetimes: [any Lifetime] = [multi.subscribeValues { c.receive($0) }]
         var inputs: [SignalInput<Int>] = []
         var junctions: [SignalJunction<Int>] = []
         var middles: [SignalInput<Int>] = []
@@ -158,6 +158,7 @@ public struct SignalsSubject: BenchSubject {
         while c.received != last { last = c.received; usleep(1_000) }
         ctx.completedOperations = per * t
         ctx.counters["mutationRounds"] = mutations
+        ctx.counters["valuesSent"] = per * t
         if bindErrors > 0 { ctx.counters["bindErrors"] = bindErrors }
     }
 }

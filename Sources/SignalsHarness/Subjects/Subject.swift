@@ -25,7 +25,7 @@ public protocol BenchSubject: Sendable {
 
 /// Something a sender thread calls once per value; subjects wrap their input in a struct
 /// conforming to this so the generic send loops specialize to a direct call.
-public protocol ValueSender {
+public protocol ValueSender: SendableMetatype {
     func send(_ value: Int)
 }
 

@@ -45,8 +45,8 @@ public enum ChildProcess {
         try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? fm.removeItem(at: dir) }
         let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
-        fm.createFile(atPath: outURL.path, contents: nil)
-        fm.createFile(atPath: errURL.path, contents: nil)
+        _ = fm.createFile(atPath: outURL.path, contents: nil)
+        _ = fm.createFile(atPath: errURL.path, contents: nil)
 
         func failure(_ status: CaseStatus, _ reason: String) -> CaseResult {
             var r = CaseResult(spec: spec, subject: subject, status: status, reason: reason)
