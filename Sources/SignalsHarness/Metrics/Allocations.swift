@@ -27,6 +27,11 @@ public final class AllocationMeter: @unchecked Sendable {
     private let mallctl: MallctlFn
     private let binSizes: [UInt64]
     private let lextentSizes: [UInt64]
+    /// Counter names as C strings, built once: building them per snapshot would allocate, and
+    /// those allocations would be counted in the next interval.
+    private let countNames: [[CChar]]
+    private let binNames: [[CChar]]
+    private let lextentNames: [[CChar]]
 
     private init?() {
         // nil is RTLD_DEFAULT: look the symbol up in everything loaded, LD_PRELOADed libraries first.
@@ -50,12 +55,16 @@ public final class AllocationMeter: @unchecked Sendable {
         guard let nbins = readUInt32("arenas.nbins"), let nlext = readUInt32("arenas.nlextents") else { return nil }
         binSizes = (0..<Int(nbins)).map { readSize("arenas.bin.\($0).size") ?? 0 }
         lextentSizes = (0..<Int(nlext)).map { readSize("arenas.lextent.\($0).size") ?? 0 }
+        // 4096 is MALLCTL_ARENAS_ALL: all arenas merged.
+        countNames = ["stats.arenas.4096.small.nrequests", "stats.arenas.4096.large.nrequests"].map { Array($0.utf8CString) }
+        binNames = (0..<Int(nbins)).map { Array("stats.arenas.4096.bins.\($0).nrequests".utf8CString) }
+        lextentNames = (0..<Int(nlext)).map { Array("stats.arenas.4096.lextents.\($0).nrequests".utf8CString) }
     }
 
-    private func readUInt64(_ name: String) -> UInt64 {
+    private func readUInt64(_ name: [CChar]) -> UInt64 {
         var v: UInt64 = 0
         var l = MemoryLayout<UInt64>.size
-        return mallctl(name, &v, &l, nil, 0) == 0 ? v : 0
+        return name.withUnsafeBufferPointer { mallctl($0.baseAddress, &v, &l, nil, 0) } == 0 ? v : 0
     }
 
     /// Refreshes jemalloc's statistics ("epoch") and reads the cumulative totals.
@@ -64,15 +73,13 @@ public final class AllocationMeter: @unchecked Sendable {
         var epochIn: UInt64 = 1
         var l = MemoryLayout<UInt64>.size
         _ = mallctl("epoch", &epochOut, &l, &epochIn, MemoryLayout<UInt64>.size)
-        // 4096 is MALLCTL_ARENAS_ALL: all arenas merged.
-        let count = readUInt64("stats.arenas.4096.small.nrequests") &+ readUInt64("stats.arenas.4096.large.nrequests")
+        let count = readUInt64(countNames[0]) &+ readUInt64(countNames[1])
         var bytes: UInt64 = 0
-        for (j, size) in binSizes.enumerated() where size > 0 {
-            bytes &+= readUInt64("stats.arenas.4096.bins.\(j).nrequests") &* size
+        for j in binSizes.indices where binSizes[j] > 0 {
+            bytes &+= readUInt64(binNames[j]) &* binSizes[j]
         }
-        for (j, size) in lextentSizes.enumerated() where size > 0 {
-            let n = readUInt64("stats.arenas.4096.lextents.\(j).nrequests")
-            if n > 0 { bytes &+= n &* size }
+        for j in lextentSizes.indices where lextentSizes[j] > 0 {
+            bytes &+= readUInt64(lextentNames[j]) &* lextentSizes[j]
         }
         return Snapshot(count: count, bytes: bytes)
     }

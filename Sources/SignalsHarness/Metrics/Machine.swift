@@ -19,7 +19,27 @@ extension MachineInfo {
         return MachineInfo(cores: ProcessInfo.processInfo.activeProcessorCount, cpuModel: cpu,
                            toolchain: compilerDescription, buildConfiguration: config, allocator: allocator,
                            os: ProcessInfo.processInfo.operatingSystemVersionString,
-                           date: formatter.string(from: Date()), timerOverheadNs: timerOverhead())
+                           date: formatter.string(from: Date()), timerOverheadNs: timerOverhead(),
+                           harnessFloorNsPerValue: harnessFloor())
+    }
+
+    /// ns per value of the harness alone: the generic send loop calling the checker directly,
+    /// with no library in between (median of 5 runs of 1M values). What a subject's figure
+    /// costs beyond this is the subject's.
+    public static func harnessFloor() -> Double {
+        struct Direct: ValueSender {
+            let checker: DeliveryChecker
+            @inline(__always) func send(_ value: Int) { checker.receive(value) }
+        }
+        var runs: [Double] = []
+        for _ in 0..<5 {
+            let ctx = RunContext(spec: CaseSpec(workload: .send), operations: 1_000_000)
+            let c = ctx.makeChecker(senders: 1)
+            ctx.driveSequential(Direct(checker: c), checker: c)
+            blackHole(c.received)
+            runs.append(Double(ctx.elapsedNs) / 1e6)
+        }
+        return runs.sorted()[2]
     }
 
     /// Median difference between two consecutive clock reads.

@@ -36,10 +36,14 @@ public struct MachineInfo: Codable, Sendable, Equatable {
     public var date: String
     /// Median cost of reading the clock, which every latency sample includes once.
     public var timerOverheadNs: Double
+    /// ns per value of the harness's send loop and checker with no subject in between.
+    public var harnessFloorNsPerValue: Double
 
     public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
-                allocator: String, os: String, date: String, timerOverheadNs: Double = 0) {
+                allocator: String, os: String, date: String, timerOverheadNs: Double = 0,
+                harnessFloorNsPerValue: Double = 0) {
         self.timerOverheadNs = timerOverheadNs
+        self.harnessFloorNsPerValue = harnessFloorNsPerValue
         self.cores = cores
         self.cpuModel = cpuModel
         self.toolchain = toolchain

@@ -153,6 +153,7 @@ struct ReportTables {
             "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
+            "harness floor: \(Fmt.ns(m.harnessFloorNsPerValue)) ns/value (send loop + checker, no subject): part of every ns/value figure below.",
         ]
     }
 
