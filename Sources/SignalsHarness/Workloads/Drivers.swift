@@ -109,8 +109,8 @@ extension RunContext {
         if busy > 0 { counters["busyValues"] = sent.dropFirst().reduce(0, +) }
     }
 
-    /// Interval between two values of the `churn` workload's flow (500,000 values/s): steady
-    /// traffic well under what the slowest subject delivers to 10 subscribers. An unpaced
+    /// Gap between two values of the `churn` workload's flow (at most 500,000 values/s):
+    /// steady traffic well under what the slowest subject delivers to 10 subscribers. An unpaced
     /// flood would instead measure the backlog: a sender that finds the node busy queues its
     /// value and returns, so a faster-than-delivery sender grows the queue without bound and
     /// whichever thread holds the node (the one subscribing) drains forever.
@@ -132,18 +132,19 @@ extension RunContext {
         group.enter()
         Thread {
             var i = 0
-            var next = monotonicNanos()
             started.store(true, ordering: .releasing)
             while !stop.load(ordering: .relaxed) {
                 box.value.send(i)
                 i &+= 1
-                next &+= RunContext.churnFlowIntervalNs
+                // The gap counts from the end of the send, so a slow subject (or a debug
+                // build) is never flooded: the node is idle at least this long between values.
+                let next = monotonicNanos() &+ RunContext.churnFlowIntervalNs
                 while monotonicNanos() < next && !stop.load(ordering: .relaxed) {}
             }
             count.value = i
             group.leave()
         }.start()
-        let stallNs = UInt64(stallSeconds * 2e9)
+        let stallNs = UInt64(max(stallSeconds * 2, 2) * 1e9)
         let ops = operations
         group.enter()
         Thread {
