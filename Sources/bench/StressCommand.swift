@@ -7,7 +7,8 @@ import SignalsHarness
 /// promises on both delivery variants. The scenarios live in Sources/SignalsHarness/Stress/.
 ///
 /// Exit status: 0 when nothing forbidden was seen, 1 on a FORBIDDEN outcome or a leak (the
-/// seed to replay is printed), 2 for bad arguments, 3 when the watchdog caught a deadlock.
+/// seed to replay is printed), 2 for bad arguments, 3 when the watchdog caught a deadlock; a
+/// crash (fatal signal) prints the scenario, iteration and seed, then dies of the signal.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
@@ -79,6 +80,7 @@ struct StressCommand: ParsableCommand {
         print("bench stress: seed \(runSeed), \(threads) threads, \(ops) ops per actor, "
               + (perRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
               + (iterations.map { ", at most \($0) iterations" } ?? ""))
+        StressCrashReporter.install()
         let runner = StressRunner(options: options)
         var results: [StressRunResult] = []
         for s in scenarios {

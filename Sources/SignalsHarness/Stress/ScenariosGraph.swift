@@ -182,7 +182,7 @@ public struct JunctionRebindScenario: StressScenario {
         let senderCount = it.threads - 1
         let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
         let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
-        let errors = Mutex<[String]>([])
+        let errors = StressLock<[String]>([])
         var findings: [StressFinding] = []
         do {
             let (source, sourceSignal) = Signal<StressMsg>.create(delivery: it.variant)
@@ -324,10 +324,10 @@ public struct GenerateReactivationScenario: StressScenario {
     public var acceptableName: String { "one activation per subscription, in order, nothing stale" }
 
     final class State: @unchecked Sendable {
-        let current = Mutex<(input: SignalInput<StressMsg>?, generation: Int)>((nil, 0))
+        let current = StressLock<(input: SignalInput<StressMsg>?, generation: Int)>((nil, 0))
         let deactivated = Atomic<Int>(0)
         let callbacks = StressGuard()
-        let errors = Mutex<[String]>([])
+        let errors = StressLock<[String]>([])
 
         func change(_ input: SignalInput<StressMsg>?) {
             callbacks.enter()
@@ -357,7 +357,7 @@ public struct GenerateReactivationScenario: StressScenario {
         let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
         let state = State()
         let log = Log()
-        let stale = Mutex<[String]>([])
+        let stale = StressLock<[String]>([])
         do {
             let token = it.ledger.token()
             let generated = Signal<StressMsg>.generate(delivery: it.variant) { input in
@@ -566,6 +566,7 @@ public enum StressCatalogue {
             MultiChurnScenario(.multicast),
             JunctionRebindScenario(),
             InputReleaseScenario(),
+            CancelEndRaceScenario(),
             CaptureSubscribeScenario(),
             GenerateReactivationScenario(),
             GlobalContextScenario(),

@@ -70,7 +70,7 @@ public struct MergedMutationScenario: StressScenario {
         let senders = (0...sourceCount).map { StressSender(id: $0, capacity: n) }
         let recorder = StressRecorder(capacity: (sourceCount + 1) * n + 4, perturber: it.shared)
         var findings: [StressFinding] = []
-        let mutatorErrors = Mutex<[String]>([])
+        let mutatorErrors = StressLock<[String]>([])
         do {
             let (merged, signal) = Signal<StressMsg>.createMergedInput(delivery: it.variant)
             it.track(merged, "merged input"); it.track(signal, "merged signal")
@@ -353,4 +353,58 @@ final class StressFence: Sendable {
     static let tag = 0xFFFF
     let passed = Atomic<Bool>(false)
     let resent = Atomic<Int>(0)
+}
+
+/// A subscription is cancelled while senders deliver and one of them ends the stream; then the
+/// input is released (its `deinit` sends `.cancelled`, racing nothing but the aftermath).
+///
+/// Arbiter: nothing after `cancel()` returns, at most one end and last, per-sender FIFO, no
+/// duplicates; values in flight when the cancel started may be dropped (INTERESTING). The
+/// release must return (the watchdog reports a hang).
+public struct CancelEndRaceScenario: StressScenario {
+    public init() {}
+    public var name: String { "cancel-end-race" }
+    public var summary: String { "cancel() racing with sends and complete(); then the input is released" }
+    public var acceptableName: String { "nothing after cancel, end at most once and last" }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let cancelAt = it.random.below(4_000)
+        do {
+            let holder: StressStrongBox<SignalInput<StressMsg>>
+            let output: SignalOutput<StressMsg>
+            do {
+                let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
+                it.track(input, "input"); it.track(signal, "signal")
+                output = signal.stressSubscribe(recorder, ledger: it.ledger)
+                holder = StressStrongBox(input)
+            }
+            it.track(output, "output")
+            let ledger = it.ledger
+            it.runActors(it.threads) { a, rng in
+                if a == senderCount {
+                    stressSpin(cancelAt)
+                    output.cancel()
+                    recorder.markCancelled()
+                    return
+                }
+                guard let input = holder.object else { return }
+                let s = senders[a]
+                for i in 0..<n {
+                    s.send(ledger: ledger) { input.send(value: $0) }
+                    if a == 0 && i == n / 2 { input.complete() }
+                    rng.perturb()
+                    if i & 31 == 0 { it.progress(a, i) }
+                }
+            }
+            it.setPhase("releasing the input")
+            holder.object = nil
+            output.cancel()
+        }
+        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+            lossName: "value in flight when cancel() began, not delivered", expectedEnd: "any"))
+    }
 }

@@ -86,7 +86,7 @@ public final class StressIteration: @unchecked Sendable {
     public let ledger = StressLedger()
 
     let pool: StressPool
-    let phase = Mutex<String>("setup")
+    let phase = StressLock<String>("setup")
     let actorStates: [StressActorState]
 
     init(variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int, operations: Int, pool: StressPool) {
@@ -187,7 +187,7 @@ final class StressStartFlag: Sendable {
 /// A thread that runs submitted jobs one at a time.
 final class StressWorker: @unchecked Sendable {
     private let wake = DispatchSemaphore(value: 0)
-    private let job = Mutex<(@Sendable () -> Void)?>(nil)
+    private let job = StressLock<(@Sendable () -> Void)?>(nil)
     private let stopping = Atomic<Bool>(false)
 
     init(name: String) {
@@ -198,6 +198,7 @@ final class StressWorker: @unchecked Sendable {
     }
 
     private func loop() {
+        StressCrashReporter.addAlternateStack()
         while true {
             wake.wait()
             if stopping.load(ordering: .acquiring) { return }
@@ -225,7 +226,7 @@ final class StressWorker: @unchecked Sendable {
 /// across iterations (creating threads costs more than most iterations).
 final class StressPool: @unchecked Sendable {
     private var workers: [StressWorker] = []
-    private let lock = Mutex<Void>(())
+    private let lock = StressLock<Void>(())
     private let generation: Int
     private static let counter = Atomic<Int>(0)
 
@@ -351,6 +352,12 @@ public final class StressRunner: @unchecked Sendable {
     func runIteration(_ scenario: any StressScenario, variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int) -> [StressFinding] {
         let iteration = StressIteration(variant: variant, index: index, seed: seed, threads: threads,
                                         operations: options.operations, pool: pool)
+        StressCrashReporter.setBanner("""
+
+            FATAL SIGNAL during scenario \(scenario.name), variant \(variant.rawValue), iteration \(index) (iteration seed \(seed), run seed \(options.seed))
+              replay: swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.rawValue) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)
+
+            """)
         let box = StressFindingsBox()
         let done = DispatchSemaphore(value: 0)
         let grace = options.leakGraceSeconds
@@ -403,5 +410,5 @@ public final class StressRunner: @unchecked Sendable {
 }
 
 final class StressFindingsBox: Sendable {
-    let findings = Mutex<[StressFinding]>([])
+    let findings = StressLock<[StressFinding]>([])
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Signals
 import Synchronization
 #if canImport(Glibc)
@@ -110,7 +111,7 @@ public final class StressSharedRandom: Sendable {
 public final class StressLedger: @unchecked Sendable {
     let live = Atomic<Int>(0)
     let made = Atomic<Int>(0)
-    private let weakRefs = Mutex<[StressWeakRef]>([])
+    private let weakRefs = StressLock<[StressWeakRef]>([])
 
     /// An empty ledger.
     public init() {}
@@ -402,5 +403,27 @@ extension Signal where T == StressMsg {
         return subscribe(context: context) { r in
             withExtendedLifetime(token) { recorder.receive(r) }
         }
+    }
+}
+
+/// A lock around a value, for the harness's own shared state.
+///
+/// Built on `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: ThreadSanitizer
+/// intercepts pthread mutexes, but on Linux it does not see `Mutex`'s futex-based lock, so a
+/// harness using `Mutex` would report its own critical sections as races (see
+/// Tests/SignalsHarnessTests/Stress/tsan-suppressions.txt).
+public final class StressLock<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// A lock around `value`.
+    public init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with the value, holding the lock.
+    @inline(__always)
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }
