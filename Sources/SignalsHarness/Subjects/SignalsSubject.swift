@@ -25,6 +25,21 @@ public struct SignalsSubject: BenchSubject {
         @inline(__always) func send(_ value: Int) { input.send(value: value) }
     }
 
+    /// `mutation`'s sender: counts rejected sends by kind, so a report can tell values
+    /// dropped while a junction was unbound (`.inactive`) from an input that stopped working
+    /// for good (`.disconnected`).
+    struct CountingSender: ValueSender {
+        let input: SignalInput<Int>
+        let rejections: UnsafeMutablePointer<Int>
+        @inline(__always) func send(_ value: Int) {
+            switch input.send(value: value) {
+            case nil: break
+            case .inactive?: rejections[0] &+= 1
+            case .disconnected?: rejections[1] &+= 1
+            }
+        }
+    }
+
     public func support(for spec: CaseSpec) -> Support {
         switch spec.workload {
         case .reentrant:
@@ -134,6 +149,10 @@ public struct SignalsSubject: BenchSubject {
             merged.cancel()
         }
         let per = max(1, ctx.operations / t)
+        // Rejections by kind, one pair of slots per sender (each written by its own thread).
+        let rejected = UnsafeMutablePointer<Int>.allocate(capacity: 2 * t)
+        rejected.initialize(repeating: 0, count: 2 * t)
+        defer { rejected.deallocate() }
         var mutations = 0
         var bindErrors = 0
         ctx.runSenders(threads: t, perThread: per, during: { sendersDone in
@@ -149,16 +168,22 @@ public struct SignalsSubject: BenchSubject {
                 multi.subscribeValues { _ in }.cancel()
                 mutations += 1
             }
-        }) { Sender(input: inputs[$0]) }
+        }) { CountingSender(input: inputs[$0], rejections: rejected + 2 * $0) }
         // Everything sent has been delivered or dropped once the senders return (a sender
         // that found a node busy left its value to the claim holder, which drains before it
         // returns); the settle loop only guards the count against a straggler.
         ctx.stopClock()
         var last = -1
         while c.received != last { last = c.received; usleep(1_000) }
-        ctx.completedOperations = per * t
+        // Per *delivered* value: a send into an unbound junction's input is rejected in a few
+        // ns, so dividing by values sent would mostly measure rejections.
+        ctx.completedOperations = max(1, c.received)
         ctx.counters["mutationRounds"] = mutations
         ctx.counters["valuesSent"] = per * t
+        ctx.counters["rejectedInactive"] = (0..<t).reduce(0) { $0 + rejected[2 * $1] }
+        ctx.counters["rejectedDisconnected"] = (0..<t).reduce(0) { $0 + rejected[2 * $1 + 1] }
+        // Accepted by `send` yet never delivered: lost inside the graph while it was rewired.
+        ctx.counters["acceptedThenDropped"] = max(0, per * t - c.received - ctx.counters["rejectedInactive"]! - ctx.counters["rejectedDisconnected"]!)
         if bindErrors > 0 { ctx.counters["bindErrors"] = bindErrors }
     }
 }
