@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The built `bench` next to the test bundle (SwiftPM builds every product with the tests),
+/// or nil when it is not there.
+func benchExecutable() -> URL? {
+    let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    let candidates = [dir.appendingPathComponent("bench"), dir.deletingLastPathComponent().appendingPathComponent("bench")]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
+/// Runs `bench` with `arguments`; returns the exit status and standard error.
+func runBench(_ arguments: [String]) throws -> (status: Int32, stderr: String, stdout: String) {
+    let exe = try #require(benchExecutable())
+    let p = Process()
+    p.executableURL = exe
+    p.arguments = arguments
+    let err = Pipe(), out = Pipe()
+    p.standardError = err
+    p.standardOutput = out
+    try p.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: errData, as: UTF8.self), String(decoding: outData, as: UTF8.self))
+}
+
+/// Exit codes of the real command line: 2 and a message naming the flag for bad arguments.
+@Suite("bench command line", .enabled(if: benchExecutable() != nil))
+struct CLITests {
+    @Test(arguments: [
+        (["--workload", "nope"], "--workload"),
+        (["--threads", "0"], "--threads"),
+        (["--stages=-3"], "--stages"),
+        (["--subject", "rx"], "--subject"),
+        (["--format", "yaml"], "--format"),
+        (["compare", "/nonexistent/a.json", "/nonexistent/b.json"], "cannot read"),
+        (["compare", "a.json", "b.json", "--threshold", "lots"], "--threshold"),
+    ])
+    func badArgumentsExitTwo(arguments: [String], mention: String) throws {
+        let r = try runBench(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(mention), "\(r.stderr)")
+    }
+
+    @Test func wrongSchemaExitsTwo() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(getpid()).json")
+        try Data("{\"schemaVersion\": 99}".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let r = try runBench(["compare", url.path, url.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("schemaVersion 99"))
+    }
+
+    @Test func listNamesEveryWorkloadAndSubject() throws {
+        let r = try runBench(["list"])
+        #expect(r.status == 0)
+        for name in ["send-map", "contended", "mutation", "lockfree", "asyncchannel"] {
+            #expect(r.stdout.contains(name))
+        }
+    }
+}
