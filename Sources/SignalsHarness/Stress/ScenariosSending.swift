@@ -355,8 +355,9 @@ final class StressFence: Sendable {
     let resent = Atomic<Int>(0)
 }
 
-/// A subscription is cancelled while senders deliver and one of them ends the stream; then the
-/// input is released (its `deinit` sends `.cancelled`, racing nothing but the aftermath).
+/// A subscription is cancelled while senders deliver and one of them ends the stream (the two
+/// start after random spins of the same range, so they often collide); then the input is
+/// released, and its `deinit` sends `.cancelled` into whatever state the race left.
 ///
 /// Arbiter: nothing after `cancel()` returns, at most one end and last, per-sender FIFO, no
 /// duplicates; values in flight when the cancel started may be dropped (INTERESTING). The
@@ -372,7 +373,10 @@ public struct CancelEndRaceScenario: StressScenario {
         let senderCount = it.threads - 1
         let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
         let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
-        let cancelAt = it.random.below(4_000)
+        // The end and the cancel start after random spins of the same range, so they often
+        // collide; other senders keep values in flight meanwhile.
+        let cancelAt = it.random.below(600)
+        let completeAt = it.random.below(600)
         do {
             let holder: StressStrongBox<SignalInput<StressMsg>>
             let output: SignalOutput<StressMsg>
@@ -392,10 +396,13 @@ public struct CancelEndRaceScenario: StressScenario {
                     return
                 }
                 guard let input = holder.object else { return }
+                if a == 0 {
+                    stressSpin(completeAt)
+                    input.complete()
+                }
                 let s = senders[a]
                 for i in 0..<n {
                     s.send(ledger: ledger) { input.send(value: $0) }
-                    if a == 0 && i == n / 2 { input.complete() }
                     rng.perturb()
                     if i & 31 == 0 { it.progress(a, i) }
                 }
