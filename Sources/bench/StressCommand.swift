@@ -73,13 +73,21 @@ struct StressCommand: ParsableCommand {
         let runs = scenarios.count * variants.count
         // Without a duration or an iteration cap, each run gets 1 second.
         let perRun: Double? = duration.map { $0 / Double(runs) } ?? (iterations == nil ? 1 : nil)
-        let options = StressOptions(
+        var options = StressOptions(
             seed: runSeed, secondsPerRun: perRun, iterations: iterations, threads: threads,
             operations: ops, watchdogSeconds: watchdog, exitOnDeadlock: true,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
         print("bench stress: seed \(runSeed), \(threads) threads, \(ops) ops per actor, "
               + (perRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
               + (iterations.map { ", at most \($0) iterations" } ?? ""))
+        let finished = StressLock<[StressRunResult]>([])
+        let threads = self.threads, ops = self.ops, iterations = self.iterations
+        options.beforeDeadlockExit = {
+            let partial = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
+                                       iterationCap: iterations, results: finished.withLock { $0 })
+            print("Results before the deadlock:\n\(partial.table())\n\(partial.failureSummary())")
+            print("FAIL: deadlock (exit 3), seed \(runSeed); replay with the command printed by the watchdog.")
+        }
         StressCrashReporter.install()
         let runner = StressRunner(options: options)
         var results: [StressRunResult] = []
@@ -87,6 +95,7 @@ struct StressCommand: ParsableCommand {
             for v in variants {
                 let r = runner.run(s, variant: v)
                 results.append(r)
+                finished.withLock { $0.append(r) }
                 let worst = r.outcomes.map(\.grade).max() ?? .acceptable
                 FileHandle.standardError.write(Data(String(
                     format: "  %@ / %@: %d iterations, %.0f it/s, %@\n",

@@ -50,6 +50,8 @@ public struct StressOptions: Sendable {
     public var log: @Sendable (String) -> Void
     /// Stop a run at its first forbidden outcome (the tests of broken subjects).
     public var stopOnForbidden = false
+    /// Called just before `exit(3)` on a deadlock (the command prints the table so far).
+    public var beforeDeadlockExit: (@Sendable () -> Void)?
 
     /// Options.
     public init(seed: UInt64, secondsPerRun: Double? = nil, iterations: Int? = nil, threads: Int = 3,
@@ -381,6 +383,7 @@ public final class StressRunner: @unchecked Sendable {
             """
         options.log(report)
         if options.exitOnDeadlock {
+            options.beforeDeadlockExit?()
             fflush(nil)
             exit(3)
         }
