@@ -9,7 +9,10 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult2<T, U2>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode2(s2).transform(context: context) { r, next in
-            if case .success(let e) = r { processor(e, next) }
+            switch r {
+            case .success(let e): processor(e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -20,7 +23,10 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult2<T, U2>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode2(s2).transform(initialState: initialState, context: context) { s, r, next in
-            if case .success(let e) = r { processor(&s, e, next) }
+            switch r {
+            case .success(let e): processor(&s, e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -45,7 +51,10 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode3(s2, s3).transform(context: context) { r, next in
-            if case .success(let e) = r { processor(e, next) }
+            switch r {
+            case .success(let e): processor(e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -56,7 +65,10 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode3(s2, s3).transform(initialState: initialState, context: context) { s, r, next in
-            if case .success(let e) = r { processor(&s, e, next) }
+            switch r {
+            case .success(let e): processor(&s, e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -82,7 +94,10 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode4(s2, s3, s4).transform(context: context) { r, next in
-            if case .success(let e) = r { processor(e, next) }
+            switch r {
+            case .success(let e): processor(e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -93,7 +108,10 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode4(s2, s3, s4).transform(initialState: initialState, context: context) { s, r, next in
-            if case .success(let e) = r { processor(&s, e, next) }
+            switch r {
+            case .success(let e): processor(&s, e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -120,7 +138,10 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode5(s2, s3, s4, s5).transform(context: context) { r, next in
-            if case .success(let e) = r { processor(e, next) }
+            switch r {
+            case .success(let e): processor(e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 
@@ -131,7 +152,10 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode5(s2, s3, s4, s5).transform(initialState: initialState, context: context) { s, r, next in
-            if case .success(let e) = r { processor(&s, e, next) }
+            switch r {
+            case .success(let e): processor(&s, e, next)
+            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
+            }
         }
     }
 

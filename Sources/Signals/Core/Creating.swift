@@ -24,6 +24,9 @@ extension Signal {
     /// A signal whose source comes and goes with activation: `activationChange` gets a fresh
     /// input at the end of every activation and nil on every deactivation (after which the
     /// old input is disconnected). It runs on `context`.
+    ///
+    /// Keep the input while you want to send: like any input, releasing it sends
+    /// `.cancelled`, which ends the stream.
     public static func generate(
         context: Exec = .direct, delivery: DeliveryVariant = .lockFree,
         _ activationChange: @escaping @Sendable (SignalInput<T>?) -> Void

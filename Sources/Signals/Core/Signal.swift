@@ -55,10 +55,14 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// A signal that fails with `SignalBindError.duplicate` as soon as it is used.
     @usableFromInline
     static func duplicate(delivery: DeliveryVariant, root: NodeBase) -> Signal<T> {
-        Signal(delivery: delivery, root: root) { sink in
+        let placeholder = Signal(delivery: delivery, root: root) { sink in
             sink(.failure(.other(SignalBindError.duplicate)))
             return ChainAttachment { _ in }
         }
+        // Its output counts as taken, so everything built on it (a junction, a merged input,
+        // a capture's bind) refuses with `.duplicate` rather than reporting success.
+        placeholder.outputTaken.store(true, ordering: .releasing)
+        return placeholder
     }
 
     /// Appends a fused stage: `build` is called on every activation with the downstream sink

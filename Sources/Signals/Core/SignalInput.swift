@@ -24,7 +24,11 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
     public final func send(value: T) -> SignalSendError? {
         let read = node.status.load(ordering: .relaxed)
         if _fastPath(read == expectedActive) {
-            node.deliver(.success(value))
+            if _slowPath(node.newGenerationOnDeactivate) {
+                node.deliver(checked: .success(value), expectedActive: expectedActive)
+            } else {
+                node.deliver(.success(value))
+            }
             return nil
         }
         return NodeStatus.rejection(read: read, expectedActive: expectedActive)
@@ -144,9 +148,13 @@ final class OutputTerminal: @unchecked Sendable {
     }
 
     @usableFromInline func setAttachment(_ a: ChainAttachment) {
+        // Once detach was requested the terminal never keeps the attachment: an attachment
+        // (a multicast branch) holds the sink that holds this terminal, so keeping it would
+        // be a reference cycle.
         let run = detach.withLock { d -> SignalEnd?? in
+            if d.requested { return .some(d.end) }
             d.attachment = a
-            return d.requested ? .some(d.end) : .none
+            return .none
         }
         if let end = run { a.detach(endedWith: end) }
     }
@@ -161,6 +169,8 @@ final class OutputTerminal: @unchecked Sendable {
             if d.requested { return nil }
             d.requested = true
             d.end = end
+            // Taken out, not copied: see `setAttachment`.
+            defer { d.attachment = nil }
             return d.attachment
         }
         a?.detach(endedWith: end)

@@ -136,6 +136,48 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
     }
 
+    /// Delivers a value sent by an input of one activation (a `generate` node's): the status
+    /// is checked again while holding the node, so a value that passed the input's check just
+    /// before a deactivation never reaches the next activation's chain. Queued values carry
+    /// the check with them (one object per contended value, on `generate` nodes only).
+    @inlinable
+    func deliver(checked result: Result<T, SignalEnd>, expectedActive: Int) {
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef {
+                deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: LockFreeQueue.self))
+            }
+        } else {
+            queue._withUnsafeGuaranteedRef {
+                deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: MutexQueue.self))
+            }
+        }
+    }
+
+    @inlinable
+    func deliver<Q: DeliveryQueue>(checked result: Result<T, SignalEnd>, expectedActive: Int, through q: Q)
+    where Q.Element == Message {
+        // Runs while holding the node. A deactivation stores the status before it queues its
+        // own change, so a status still equal to `expectedActive` here means that change (and
+        // any later activation) comes after this value.
+        let checkedDelivery = { [self] in
+            guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
+            box._withUnsafeGuaranteedRef { $0.sink(result) }
+        }
+        if isAsync {
+            if q.enqueueAndClaimIfIdle(.control(NodeControl(checkedDelivery))) { scheduleDrain(q) }
+            return
+        }
+        switch q.claimOrEnqueue(.control(NodeControl(checkedDelivery))) {
+        case .claimed:
+            checkedDelivery()
+            if !q.releaseIfIdle() { drain(q) }
+        case .enqueued:
+            break
+        case .enqueuedAndClaimed:
+            drain(q)
+        }
+    }
+
     @inlinable @inline(__always)
     func handle(_ message: Message) {
         switch message {
@@ -245,7 +287,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     func detach(endedWith end: SignalEnd?) {
         activation.withLock { a in
             if let end, a.recordedEnd == nil { a.recordedEnd = end }
-            if a.recordedEnd != nil {
+            // A concurrent `sendEnd` may have closed the status word and not yet recorded its
+            // end: the node stays ended, or later sends would see it as merely inactive.
+            let endedAlready = status.load(ordering: .acquiring) & 3 == NodeStatus.ended
+            if a.recordedEnd != nil || endedAlready {
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.ended), ordering: .releasing)
             } else {
                 if newGenerationOnDeactivate { a.generation += 1 }
@@ -274,14 +319,20 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             read = now
         }
         if read >> 2 == expectedActive >> 2 && read & 3 == NodeStatus.inactive {
-            let kept = activation.withLock { a -> Bool in
-                guard status.load(ordering: .relaxed) == read, a.recordedEnd == nil else { return false }
+            let outcome = activation.withLock { a -> InactiveEndOutcome in
+                if a.recordedEnd != nil { return .alreadyEnded }
+                guard status.load(ordering: .relaxed) == read else { return .changed }
                 a.recordedEnd = end
                 status.store((read & ~3) | NodeStatus.ended, ordering: .releasing)
-                return true
+                return .kept
             }
-            if kept { return .inactive }
-            return sendEnd(end, expectedActive: expectedActive)
+            switch outcome {
+            case .kept: return .inactive
+            case .alreadyEnded: return .disconnected
+            // The status moved on (activated, or ended by another sender): read it again.
+            // Loops only while other threads keep changing it, never on a fixed state.
+            case .changed: return sendEnd(end, expectedActive: expectedActive)
+            }
         }
         return NodeStatus.rejection(read: read, expectedActive: expectedActive)
     }
@@ -292,6 +343,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         activation.withLock { NodeStatus.make(generation: $0.generation, state: NodeStatus.active) }
     }
 }
+
+/// What `sendEnd` did with an end sent while its node was inactive.
+enum InactiveEndOutcome { case kept, alreadyEnded, changed }
 
 /// A node's output chain in a box of its own, so the node can hold it by an unmanaged
 /// reference and call it without retaining it per value.
