@@ -36,6 +36,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "SignalsHarnessTests", dependencies: ["SignalsHarness", "Signals"]),
+        .testTarget(
+            name: "SignalsHarnessTests",
+            dependencies: ["SignalsHarness", "Signals"],
+            // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
+            exclude: ["Stress/tsan-suppressions.txt"]
+        ),
     ]
 )
