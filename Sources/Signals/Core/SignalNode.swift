@@ -190,7 +190,18 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     @inlinable
     func drain<Q: DeliveryQueue>(_ q: Q) where Q.Element == Message {
-        while let m = q.nextOrRelease() { handle(m) }
+        // A synchronous holder hands the node over after a long drain so that its own call
+        // returns while other threads keep sending; an asynchronous node's drain runs on its
+        // context and must stay there.
+        var budget = isAsync ? Int.max : drainBudgetBeforeHandoff
+        while let m = q.nextOrRelease() {
+            handle(m)
+            budget &-= 1
+            if _slowPath(budget == 0) {
+                if q.offerHandoff() { return }
+                budget = drainBudgetBeforeHandoff
+            }
+        }
     }
 
     @usableFromInline

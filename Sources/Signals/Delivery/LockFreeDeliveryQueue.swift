@@ -142,7 +142,33 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     }
 
     public var isHeldByCurrentThread: Bool {
-        claim.load(ordering: .relaxed) & ~1 == currentThreadToken()
+        claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
+    }
+
+    public func offerHandoff() -> Bool {
+        let token = currentThreadToken()
+        // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
+        // Its read-modify-write publishes this holder's consumer state to whoever takes over.
+        var word = claim.load(ordering: .relaxed)
+        while true {
+            let (offered, now) = claim.compareExchange(
+                expected: word, desired: word | 2, ordering: .sequentiallyConsistent)
+            if offered { break }
+            word = now
+        }
+        // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
+        // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
+        // drained element.
+        for _ in 0..<128 where claim.load(ordering: .acquiring) & ~3 != token { return true }
+        // Withdraw the offer, unless a sender took the claim meanwhile.
+        word = claim.load(ordering: .acquiring)
+        while true {
+            if word & ~3 != token { return true }
+            let (withdrawn, now) = claim.compareExchange(
+                expected: word, desired: word & ~2, ordering: .sequentiallyConsistent)
+            if withdrawn { return false }
+            word = now
+        }
     }
 
     // MARK: Claim word
@@ -157,6 +183,13 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
                 let (claimed, now) = claim.compareExchange(
                     expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
                 if claimed { return true }
+                word = now
+            } else if word & 2 != 0 {
+                // The holder offers its claim (`offerHandoff`): take it, waiting flag and all;
+                // the element just pushed is in the queue this thread now drains.
+                let (took, now) = claim.compareExchange(
+                    expected: word, desired: token | (word & 1), ordering: .sequentiallyConsistent)
+                if took { return true }
                 word = now
             } else if word & 1 != 0 {
                 return false

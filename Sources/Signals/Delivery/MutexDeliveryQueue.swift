@@ -9,6 +9,8 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     struct State: ~Copyable {
         @usableFromInline var holder: UInt = 0
         @usableFromInline var pending: [Element] = []
+        /// The holder offers its claim to the next thread that enqueues (`offerHandoff`).
+        @usableFromInline var handoffOffered = false
         @usableFromInline init() {}
     }
 
@@ -33,6 +35,13 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
                 return .claimed
             }
             s.pending.append(element())
+            if s.handoffOffered {
+                // Take the offered claim: this thread drains from now on (the batch in
+                // progress included, handed over through the mutex).
+                s.handoffOffered = false
+                s.holder = token
+                return .enqueuedAndClaimed
+            }
             return .enqueued
         }
     }
@@ -98,6 +107,20 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     public func adoptClaim() {
         let token = currentThreadToken()
         state.withLock { $0.holder = token }
+    }
+
+    public func offerHandoff() -> Bool {
+        let token = currentThreadToken()
+        state.withLock { $0.handoffOffered = true }
+        // Each look takes the mutex, so look a few times only.
+        for _ in 0..<16 {
+            if state.withLock({ $0.holder != token }) { return true }
+        }
+        return state.withLock { s -> Bool in
+            if s.holder != token { return true }
+            s.handoffOffered = false
+            return false
+        }
     }
 
     public var isHeldByCurrentThread: Bool {
