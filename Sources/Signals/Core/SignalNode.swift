@@ -8,16 +8,16 @@ import Synchronization
 /// (`attachChain`, stage builders), and a bare closure would be re-abstracted there (a thunk
 /// per stage per value); inside a struct it keeps the one representation it was made with.
 public struct SignalSink<T: Sendable>: Sendable {
-    @usableFromInline let body: @Sendable (__owned Result<T, SignalEnd>) -> Void
+    @usableFromInline let body: @Sendable (Result<T, SignalEnd>) -> Void
 
     /// A sink that runs `body` for each result.
-    @inlinable public init(_ body: @escaping @Sendable (__owned Result<T, SignalEnd>) -> Void) {
+    @inlinable public init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
         self.body = body
     }
 
     /// Delivers a result.
     @inlinable @inline(__always)
-    public func callAsFunction(_ result: __owned Result<T, SignalEnd>) { body(result) }
+    public func callAsFunction(_ result: Result<T, SignalEnd>) { body(result) }
 }
 
 /// What travels through a node's delivery queue: values, and graph changes, which take their
