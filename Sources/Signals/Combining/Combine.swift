@@ -9,10 +9,7 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult2<T, U2>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode2(s2).transform(context: context) { r, next in
-            switch r {
-            case .success(let e): processor(e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor($0, next) }
         }
     }
 
@@ -23,10 +20,7 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult2<T, U2>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode2(s2).transform(initialState: initialState, context: context) { s, r, next in
-            switch r {
-            case .success(let e): processor(&s, e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor(&s, $0, next) }
         }
     }
 
@@ -51,10 +45,7 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode3(s2, s3).transform(context: context) { r, next in
-            switch r {
-            case .success(let e): processor(e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor($0, next) }
         }
     }
 
@@ -65,10 +56,7 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult3<T, U2, U3>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode3(s2, s3).transform(initialState: initialState, context: context) { s, r, next in
-            switch r {
-            case .success(let e): processor(&s, e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor(&s, $0, next) }
         }
     }
 
@@ -94,10 +82,7 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode4(s2, s3, s4).transform(context: context) { r, next in
-            switch r {
-            case .success(let e): processor(e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor($0, next) }
         }
     }
 
@@ -108,10 +93,7 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult4<T, U2, U3, U4>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode4(s2, s3, s4).transform(initialState: initialState, context: context) { s, r, next in
-            switch r {
-            case .success(let e): processor(&s, e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor(&s, $0, next) }
         }
     }
 
@@ -138,10 +120,7 @@ extension Signal {
         _ processor: @escaping @Sendable (EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode5(s2, s3, s4, s5).transform(context: context) { r, next in
-            switch r {
-            case .success(let e): processor(e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor($0, next) }
         }
     }
 
@@ -152,10 +131,7 @@ extension Signal {
         _ processor: @escaping @Sendable (inout S, EitherResult5<T, U2, U3, U4, U5>, SignalNext<V>) -> Void
     ) -> Signal<V> {
         combinedNode5(s2, s3, s4, s5).transform(initialState: initialState, context: context) { s, r, next in
-            switch r {
-            case .success(let e): processor(&s, e, next)
-            case .failure(let end): next.send(end: end)   // only a refused (duplicate) input
-            }
+            routeCombined(r, next) { processor(&s, $0, next) }
         }
     }
 
@@ -172,5 +148,15 @@ extension Signal {
         node.addFeeder(FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.deliver(.success(.result4(r))) } }))
         node.addFeeder(FeederRecord(ChainFeeder(upstream: s5, into: node) { n in SignalSink { r in n.deliver(.success(.result5(r))) } }))
         return Signal<EitherResult5<T, U2, U3, U4, U5>>(rootedAt: node)
+    }
+}
+
+/// Routes a result of a combined node: a tagged input result goes to `process`; a failure of
+/// the node itself (it is only ever a refused, duplicate input) ends the stage.
+@inlinable @inline(__always)
+func routeCombined<E, V>(_ r: Result<E, SignalEnd>, _ next: SignalNext<V>, _ process: (E) -> Void) {
+    switch r {
+    case .success(let e): process(e)
+    case .failure(let end): next.send(end: end)
     }
 }

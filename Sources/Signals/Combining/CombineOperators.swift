@@ -53,16 +53,14 @@ extension Signal {
         }
         let count = all.count
         return Signal<Tagged<T>>(rootedAt: node).transform(initialState: 0, context: context) { ended, r, next in
-            guard case .success(let tagged) = r else {
-                if case .failure(let end) = r { next.send(end: end) }   // only a refused input
-                return
-            }
-            switch tagged.result {
-            case .success: next.send(result: tagged.result)
-            case .failure(let e):
-                if case .other = e { next.send(end: e); return }
-                ended += 1
-                if ended == count { next.send(end: e) }
+            routeCombined(r, next) { tagged in
+                switch tagged.result {
+                case .success: next.send(result: tagged.result)
+                case .failure(let e):
+                    if case .other = e { next.send(end: e); return }
+                    ended += 1
+                    if ended == count { next.send(end: e) }
+                }
             }
         }
     }

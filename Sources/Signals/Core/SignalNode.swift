@@ -156,26 +156,32 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func deliver<Q: DeliveryQueue>(checked result: Result<T, SignalEnd>, expectedActive: Int, through q: Q)
     where Q.Element == Message {
-        // Runs while holding the node. A deactivation stores the status before it queues its
-        // own change, so a status still equal to `expectedActive` here means that change (and
-        // any later activation) comes after this value.
-        let checkedDelivery = { [self] in
-            guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
-            box._withUnsafeGuaranteedRef { $0.sink(result) }
-        }
+        // The queued form (a control carrying the check) is built only when the value has to
+        // wait: an uncontended send allocates nothing.
         if isAsync {
-            if q.enqueueAndClaimIfIdle(.control(NodeControl(checkedDelivery))) { scheduleDrain(q) }
+            let c = NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) }
+            if q.enqueueAndClaimIfIdle(.control(c)) { scheduleDrain(q) }
             return
         }
-        switch q.claimOrEnqueue(.control(NodeControl(checkedDelivery))) {
+        switch q.claimOrEnqueue(.control(NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) })) {
         case .claimed:
-            checkedDelivery()
+            deliverIfCurrent(result, expectedActive: expectedActive)
             if !q.releaseIfIdle() { drain(q) }
         case .enqueued:
             break
         case .enqueuedAndClaimed:
             drain(q)
         }
+    }
+
+    /// For the holder: delivers `result` unless the node left the activation it was sent in.
+    /// A deactivation stores the status before it queues its own change, so a status still
+    /// equal to `expectedActive` here means that change (and any later activation) comes after
+    /// this value.
+    @inlinable
+    func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
+        guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
+        box._withUnsafeGuaranteedRef { $0.sink(result) }
     }
 
     @inlinable @inline(__always)

@@ -149,19 +149,13 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         let token = currentThreadToken()
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.
-        var word = claim.load(ordering: .relaxed)
-        while true {
-            let (offered, now) = claim.compareExchange(
-                expected: word, desired: word | 2, ordering: .sequentiallyConsistent)
-            if offered { break }
-            word = now
-        }
+        claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
         for _ in 0..<128 where claim.load(ordering: .acquiring) & ~3 != token { return true }
         // Withdraw the offer, unless a sender took the claim meanwhile.
-        word = claim.load(ordering: .acquiring)
+        var word = claim.load(ordering: .acquiring)
         while true {
             if word & ~3 != token { return true }
             let (withdrawn, now) = claim.compareExchange(
