@@ -6,8 +6,18 @@ import Testing
 
 @Suite("Subjects pass their own checks", .serialized)
 struct SubjectSmokeTests {
-    func cases() -> [CaseSpec] {
+    /// `tinyParameters()`, but waiting up to 5 s (not 0.2 s) for values still in flight: a
+    /// correct subject on `.global` can be held up that long by the Dispatch pool while the
+    /// stress suites run in the same process (seen once in CI: `hop[global-queue]` on mutex
+    /// gave up after 340 of 1,000). A subject that really loses values still fails, later.
+    func parameters() -> Parameters {
         var p = tinyParameters()
+        p.stallSeconds = 5
+        return p
+    }
+
+    func cases() -> [CaseSpec] {
+        var p = parameters()
         p.threads = [2]
         p.subscribers = 10
         p.stages = 3
@@ -15,7 +25,7 @@ struct SubjectSmokeTests {
     }
 
     func check(_ subject: any BenchSubject) async {
-        let runner = Runner(parameters: tinyParameters(), subjects: [subject])
+        let runner = Runner(parameters: parameters(), subjects: [subject])
         for spec in cases() {
             // Isolated peer cases crash or hang by design; the CLI runs them in a child process.
             if case .isolated = subject.support(for: spec), subject.id.isLibrary == false { continue }
