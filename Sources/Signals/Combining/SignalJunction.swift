@@ -21,9 +21,11 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         var edge: FeederRecord?
     }
     let binding = Mutex(Binding())
+    /// The junction's hold on its signal's output, for as long as the junction exists.
+    let claim = OutputClaim()
 
     init(signal: Signal<T>) {
-        source = signal.takeOutput() ? signal : nil
+        source = signal.takeOutput(by: claim) ? signal : nil
     }
 
     /// Binds the signal to `input`: its results are sent there from now on.
@@ -40,27 +42,21 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     func bind(to input: SignalInput<T>, sink: SignalSink<T>) -> SignalBindError? {
         guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
-        let claimed: SignalBindError? = binding.withLock { b in
-            if b.input != nil { return .duplicate }
-            b.input = input
-            b.edge = edge
-            return nil
-        }
-        if let claimed { return claimed }
-        let (loop, run) = topologyLock.withLock { _ -> (Bool, Bool) in
-            if graphReaches(from: source.root, to: input.node) { return (true, false) }
-            return (false, input.node.editActivation { $0.feeders.append(edge) })
+        // The loop check, the claim and the topology edge are one step under `topologyLock`,
+        // which `disconnect` also takes to remove the edge: a disconnect can no longer fall
+        // between the claim and the edge and leave a stale edge behind (a false `.loop` later,
+        // and the source's root kept alive). On refusal nothing has changed.
+        let (refusal, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
+            if binding.withLock({ $0.input != nil }) { return (.duplicate, false) }
+            if graphReaches(from: source.root, to: input.node) { return (.loop, false) }
+            binding.withLock { b in
+                b.input = input
+                b.edge = edge
+            }
+            return (nil, input.node.editActivation { $0.feeders.append(edge) })
         }
         if run { input.node.runActivation() }
-        if loop {
-            let undone = binding.withLock { b -> Binding in
-                let o = b
-                b = Binding()
-                return o
-            }
-            _ = undone
-            return .loop
-        }
+        if let refusal { return refusal }
         let attachment = source.attachChain(sink)
         let stale = binding.withLock { b -> ChainAttachment? in
             if b.input === input, b.attachment == nil {
@@ -76,20 +72,30 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// Unbinds, returning the input it was bound to (nil if it was not bound).
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
-        let old = binding.withLock { b -> Binding in
-            let o = b
-            b = Binding()
-            return o
+        // The binding and its edge go together, under the same lock `bind` adds them with.
+        let (old, run) = topologyLock.withLock { _ -> (Binding, Bool) in
+            let o = binding.withLock { b -> Binding in
+                let o = b
+                b = Binding()
+                return o
+            }
+            guard let edge = o.edge, let input = o.input else { return (o, false) }
+            return (o, input.node.editActivation { a in
+                if let i = a.feeders.firstIndex(where: { $0 === edge }) {
+                    a.removed.append(a.feeders.remove(at: i))
+                }
+            })
         }
+        if run, let input = old.input { input.node.runActivation() }
         old.attachment?.detach(endedWith: nil)
-        if let edge = old.edge, let input = old.input {
-            _ = input.node.removeFeeder { $0 === edge }
-        }
         return old.input
     }
 
     /// Unbinds and discards the input.
     public func cancel() { _ = disconnect() }
 
-    deinit { _ = disconnect() }
+    deinit {
+        _ = disconnect()
+        claim.drop()
+    }
 }

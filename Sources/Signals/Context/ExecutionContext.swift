@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Darwin)
+import Darwin
+#endif
 
 /// Something that can run work later, and tell the time.
 ///
@@ -10,7 +13,8 @@ public protocol ExecutionContext: Sendable {
     /// The library never relies on it: every non-direct stage is serialized by its own node.
     var isConcurrent: Bool { get }
 
-    /// Runs `work` asynchronously: never nested inside the caller.
+    /// Runs `work`, asynchronously unless the context documents otherwise (`Exec.main` runs
+    /// it at once when called on the main thread).
     func invoke(_ work: @escaping @Sendable () -> Void)
 
     /// The context's clock: time elapsed since an arbitrary, fixed origin.
@@ -30,8 +34,11 @@ public enum Exec: Sendable {
     /// On the sending thread, inside the call that delivered the value (the default, and the
     /// only context that lets stages fuse into one node).
     case direct
-    /// On the main dispatch queue.
+    /// On the main thread: at once when already there (as CwlSignal's `.main` does),
+    /// otherwise asynchronously on the main dispatch queue.
     case main
+    /// Always asynchronously on the main dispatch queue, even when already on the main thread.
+    case mainAsync
     /// On a global concurrent queue of the given quality of service, serialized by the stage.
     case global(DispatchQoS.QoSClass = .default)
     /// On a serial dispatch queue of your own.
@@ -51,12 +58,14 @@ public enum Exec: Sendable {
         return false
     }
 
-    /// Runs `work` asynchronously on this context (`.direct` uses a global queue, since it has
-    /// no thread of its own).
+    /// Runs `work` on this context: asynchronously, except `.main` called on the main thread,
+    /// which runs it at once (`.direct` uses a global queue, since it has no thread of its own).
     public func invoke(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .direct: DispatchQueue.global().async(execute: work)
-        case .main: DispatchQueue.main.async(execute: work)
+        case .main:
+            if isMainThread() { work() } else { DispatchQueue.main.async(execute: work) }
+        case .mainAsync: DispatchQueue.main.async(execute: work)
         case .global(let qos): DispatchQueue.global(qos: qos).async(execute: work)
         case .queue(let q), .concurrent(let q): q.async(execute: work)
         case .custom(let c): c.invoke(work)
@@ -79,7 +88,7 @@ public enum Exec: Sendable {
         default:
             let queue: DispatchQueue
             switch self {
-            case .main: queue = .main
+            case .main, .mainAsync: queue = .main
             case .global(let qos): queue = .global(qos: qos)
             case .queue(let q), .concurrent(let q): queue = q
             default: queue = .global()
@@ -101,3 +110,21 @@ final class DispatchWorkItemLifetime: Lifetime, @unchecked Sendable {
     func cancel() { item.cancel() }
     deinit { item.cancel() }
 }
+
+/// Whether the caller runs on the main thread (Darwin) or on the main dispatch queue (elsewhere:
+/// without Foundation there is no portable main-thread test on Linux, and work for `.main` runs
+/// on the main queue anyway).
+func isMainThread() -> Bool {
+    #if canImport(Darwin)
+    return pthread_main_np() != 0
+    #else
+    return DispatchQueue.getSpecific(key: mainQueueKey) == true
+    #endif
+}
+
+/// Marks the main queue, so `isMainThread` can recognise it. Set once, on first use.
+nonisolated(unsafe) let mainQueueKey: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()

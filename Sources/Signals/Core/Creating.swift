@@ -61,7 +61,33 @@ final class GenerateFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
         run { [activationChange] in activationChange(nil) }
     }
 
+    /// Callbacks waiting to run on a non-direct context, oldest first, and whether a job is
+    /// draining them. One job at a time runs them in order, so callbacks never overlap and
+    /// input/nil keep their order even on a concurrent context (`.global`, `.concurrent`).
+    private let pending = Mutex<(work: [@Sendable () -> Void], draining: Bool)>(([], false))
+
     private func run(_ work: @escaping @Sendable () -> Void) {
-        if context.isDirect { work() } else { context.invoke(work) }
+        if context.isDirect { work(); return }
+        let startDrain = pending.withLock { p -> Bool in
+            p.work.append(work)
+            if p.draining { return false }
+            p.draining = true
+            return true
+        }
+        if startDrain { context.invoke { [self] in drainPending() } }
+    }
+
+    /// Runs queued callbacks (outside the lock) until none is left.
+    private func drainPending() {
+        while true {
+            let batch = pending.withLock { p -> [@Sendable () -> Void] in
+                let b = p.work
+                p.work = []
+                if b.isEmpty { p.draining = false }
+                return b
+            }
+            if batch.isEmpty { return }
+            for w in batch { w() }
+        }
     }
 }

@@ -4,18 +4,25 @@ import Synchronization
 /// the stream.
 ///
 /// A `Signal` has a single output: transform it (`map`, `filter`, `transform`, …) or subscribe
-/// to it once. Taking its output a second time fails with `SignalBindError.duplicate`,
-/// delivered as a value to whatever tried. For many outputs, make a `SignalMulti` with
-/// `continuous()`, `playback()`, `multicast()` or `buffer(initials:updater:)`.
+/// to it. Taking its output while it is held elsewhere fails with `SignalBindError.duplicate`,
+/// delivered as a value to whatever tried. The output is held by the signal derived from it
+/// (while that signal exists or its own output is attached), by a subscription until it is
+/// cancelled, released or ended, and by a junction or capture while it exists. Once it is
+/// free again the signal can be used again: a new subscription re-activates it (`generate`
+/// runs again with a fresh input, stateful stages start afresh). For many outputs at once,
+/// make a `SignalMulti` with `continuous()`, `playback()`, `multicast()` or
+/// `buffer(initials:updater:)`.
 ///
 /// Nothing flows until the graph is active: subscribing activates every stage the output
-/// depends on, and cancelling or releasing the `SignalOutput` deactivates them again.
+/// depends on, and cancelling or releasing the `SignalOutput` deactivates them again (the
+/// caching multis are the exception: they are active from the moment they are made).
 ///
 /// Chains of `.direct` stages are fused: they run as one composed closure inside the delivery
 /// of the node upstream of them, which already serializes them, so an extra stage costs one
 /// closure call rather than another trip through a delivery queue.
 public class Signal<T: Sendable>: @unchecked Sendable {
-    // Unchecked Sendable: the stored closure is @Sendable; `outputTaken` is atomic.
+    // Unchecked Sendable: the stored closure is @Sendable; `claimSlot` is a mutex;
+    // `upstreamClaim` is set before the signal is shared.
 
     /// The delivery variant of the graph this signal belongs to; derived nodes inherit it.
     public let delivery: DeliveryVariant
@@ -27,15 +34,23 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// per-activation state) down from the root. Called on every activation.
     @usableFromInline let attachChain: @Sendable (SignalSink<T>) -> ChainAttachment
 
-    @usableFromInline let outputTaken = Atomic<Bool>(false)
+    /// Who holds this signal's output now.
+    @usableFromInline let claimSlot = Mutex(ClaimSlot())
+
+    /// The hold this (derived) signal has on the signal it was made from: kept while this
+    /// signal exists, and passed on to whoever takes this signal's output.
+    @usableFromInline let upstreamClaim: OutputClaim?
 
     @usableFromInline
-    init(delivery: DeliveryVariant, root: NodeBase,
+    init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil,
          attachChain: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.delivery = delivery
         self.root = root
+        self.upstreamClaim = upstreamClaim
         self.attachChain = attachChain
     }
+
+    deinit { upstreamClaim?.drop() }
 
     /// A signal whose chain is rooted at `node`.
     @usableFromInline
@@ -46,11 +61,35 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Takes the single output. `SignalMulti` overrides this: it has as many as asked for.
+    /// Takes the single output for good (a combined or merged node, a multi: they keep their
+    /// sources for their whole life). `SignalMulti` overrides this: it has as many as asked
+    /// for.
     @usableFromInline
     func takeOutput() -> Bool {
-        !outputTaken.exchange(true, ordering: .acquiringAndReleasing)
+        claimSlot.withLock { slot in
+            if slot.isTaken { return false }
+            slot.permanentlyTaken = true
+            return true
+        }
     }
+
+    /// Takes the single output for as long as `claim` holds it: it is free again once the
+    /// claim is dropped (the derived signal released, the subscription detached). The claim
+    /// also keeps this signal's own hold on its upstream, so the whole fused chain stays
+    /// taken while the claimant uses it.
+    @usableFromInline
+    func takeOutput(by claim: OutputClaim) -> Bool {
+        let taken = claimSlot.withLock { slot -> Bool in
+            if slot.isTaken { return false }
+            slot.holder = claim
+            return true
+        }
+        if taken, let up = upstreamClaim { claim.keep(up) }
+        return taken
+    }
+
+    /// Whether the output is held right now.
+    @usableFromInline var isOutputTaken: Bool { claimSlot.withLock { $0.isTaken } }
 
     /// A signal that fails with `SignalBindError.duplicate` as soon as it is used.
     @usableFromInline
@@ -61,7 +100,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         }
         // Its output counts as taken, so everything built on it (a junction, a merged input,
         // a capture's bind) refuses with `.duplicate` rather than reporting success.
-        placeholder.outputTaken.store(true, ordering: .releasing)
+        placeholder.claimSlot.withLock { $0.permanentlyTaken = true }
         return placeholder
     }
 
@@ -69,9 +108,10 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// and returns the sink for this stage (so per-activation state starts afresh).
     @inlinable
     func appending<U>(_ build: @escaping @Sendable (SignalSink<U>) -> SignalSink<T>) -> Signal<U> {
-        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
+        let claim = OutputClaim()
+        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal<U>(delivery: delivery, root: root) { sink in upstream(build(sink)) }
+        return Signal<U>(delivery: delivery, root: root, upstreamClaim: claim) { sink in upstream(build(sink)) }
     }
 
     /// This signal's values delivered through a node of its own on `context`, which serializes
@@ -79,10 +119,16 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @inlinable
     public func hop(to context: Exec) -> Signal<T> {
         if context.isDirect { return self }
-        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
         let node = SignalNode<T>(variant: delivery, context: context)
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(r) } }))
-        return Signal(rootedAt: node)
+        // A refused output still reaches its handler on `context`: the duplicate error goes
+        // through the new node like any result.
+        let claim = OutputClaim()
+        let upstream = takeOutput(by: claim) ? self : .duplicate(delivery: delivery, root: root)
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
+        return Signal(delivery: node.variant, root: node, upstreamClaim: claim) { sink in
+            node.attach(sink)
+            return ChainAttachment { end in node.detach(endedWith: end) }
+        }
     }
 }
 
@@ -164,4 +210,46 @@ final class EdgeFeeder: NodeFeeder, @unchecked Sendable {
     var upstreamRoot: NodeBase? { root }
     func activate() {}
     func deactivate() {}
+}
+
+/// Who holds a signal's output (see `Signal.takeOutput(by:)`).
+@usableFromInline
+struct ClaimSlot {
+    @usableFromInline var holder: OutputClaim?
+    @usableFromInline var permanentlyTaken = false
+    @usableFromInline init() {}
+    @usableFromInline var isTaken: Bool { permanentlyTaken || (holder?.isHolding ?? false) }
+}
+
+/// A hold on a signal's output, counted: one for its claimant (the derived signal, until it is
+/// released; a subscription, until it has detached), one for each claim that keeps it. When
+/// the count reaches zero the output is free again and the hold on the next signal upstream
+/// is dropped in turn.
+///
+/// Counted rather than weakly referenced: a weak reference would give the claimant a side
+/// table (an allocation per subscription).
+@usableFromInline
+class OutputClaim: @unchecked Sendable {
+    // Unchecked: `kept` is written once, before the claim is shared or dropped.
+    @usableFromInline let holds = Atomic<Int>(1)
+    @usableFromInline var kept: OutputClaim?
+
+    @usableFromInline init() {}
+
+    @usableFromInline var isHolding: Bool { holds.load(ordering: .acquiring) > 0 }
+
+    /// Keeps `upstream` held until this claim is dropped.
+    @usableFromInline func keep(_ upstream: OutputClaim) {
+        upstream.holds.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        kept = upstream
+    }
+
+    /// Drops one hold; the last one frees the output and drops what this claim kept.
+    @usableFromInline func drop() {
+        if holds.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
+            let up = kept
+            kept = nil
+            up?.drop()
+        }
+    }
 }

@@ -79,7 +79,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     @inlinable
     init(signal: Signal<T>, makeSink: (OutputTerminal) -> SignalSink<T>) {
         terminal = OutputTerminal()
-        guard signal.takeOutput() else {
+        guard signal.takeOutput(by: terminal) else {
             // The terminal sink delivers this end and then closes itself.
             makeSink(terminal)(.failure(.other(SignalBindError.duplicate)))
             return
@@ -103,7 +103,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// Not generic, so its slow paths (cancel, detach) need no generic metadata at run time; the
 /// per-value sinks are generic `@inlinable` methods, specialized where they are built.
 @usableFromInline
-final class OutputTerminal: @unchecked Sendable {
+final class OutputTerminal: OutputClaim, @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
@@ -114,7 +114,7 @@ final class OutputTerminal: @unchecked Sendable {
     }
     let detach = Mutex(Detach())
 
-    @usableFromInline init() {}
+    @usableFromInline override init() {}
 
     /// The terminal sink around a result handler: drops everything after cancel or an end,
     /// and disconnects the chain after an end.
@@ -156,7 +156,11 @@ final class OutputTerminal: @unchecked Sendable {
             d.attachment = a
             return .none
         }
-        if let end = run { a.detach(endedWith: end) }
+        if let end = run {
+            a.detach(endedWith: end)
+            // Detached: the signal's output is free for a new subscription.
+            drop()
+        }
     }
 
     @usableFromInline func close(end: SignalEnd?) {
@@ -173,7 +177,11 @@ final class OutputTerminal: @unchecked Sendable {
             defer { d.attachment = nil }
             return d.attachment
         }
-        a?.detach(endedWith: end)
+        // Without an attachment yet, `setAttachment` detaches and frees the output.
+        guard let a else { return }
+        a.detach(endedWith: end)
+        // Freed only after the detach has run, so a new subscription never overlaps it.
+        drop()
     }
 }
 

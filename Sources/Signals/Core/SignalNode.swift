@@ -303,6 +303,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @usableFromInline
     func detach(endedWith end: SignalEnd?) {
         activation.withLock { a in
+            if newGenerationOnDeactivate {
+                // A `generate` node restarts on its next activation (a fresh input, its
+                // closure run again), so an end of this activation is not kept: the old
+                // input's generation is gone and it sees itself disconnected.
+                a.recordedEnd = nil
+                a.generation += 1
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
+                return
+            }
             if let end, a.recordedEnd == nil { a.recordedEnd = end }
             // A concurrent `sendEnd` may have closed the status word and not yet recorded its
             // end: the node stays ended, or later sends would see it as merely inactive.
@@ -329,7 +338,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             let (closed, now) = status.compareExchange(
                 expected: read, desired: (read & ~3) | NodeStatus.ended, ordering: .acquiringAndReleasing)
             if closed {
-                activation.withLock { a in if a.recordedEnd == nil { a.recordedEnd = end } }
+                // Recorded only for the activation it closed: a `generate` node that was
+                // deactivated meanwhile has started a new generation and forgets it.
+                activation.withLock { a in
+                    if a.recordedEnd == nil && a.generation == expectedActive >> 2 { a.recordedEnd = end }
+                }
                 deliver(.failure(end))
                 return nil
             }

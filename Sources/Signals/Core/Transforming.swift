@@ -130,9 +130,10 @@ extension Signal {
 
     /// Runs `action` each time this stage is activated (before anything flows through it).
     public func onActivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
-        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
+        let claim = OutputClaim()
+        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal(delivery: delivery, root: root) { sink in
+        return Signal(delivery: delivery, root: root, upstreamClaim: claim) { sink in
             action()
             return upstream(sink)
         }
@@ -140,9 +141,10 @@ extension Signal {
 
     /// Runs `action` each time this stage is deactivated.
     public func onDeactivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
-        guard takeOutput() else { return .duplicate(delivery: delivery, root: root) }
+        let claim = OutputClaim()
+        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal(delivery: delivery, root: root) { sink in
+        return Signal(delivery: delivery, root: root, upstreamClaim: claim) { sink in
             let inner = upstream(sink)
             return ChainAttachment { end in
                 inner.detach(endedWith: end)

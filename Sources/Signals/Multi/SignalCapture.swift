@@ -20,13 +20,17 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     let node: SignalNode<T>
     let held: HeldResults<T>
     let connected = Atomic<Bool>(false)
+    /// The capture's hold on its signal's output, for as long as the capture exists.
+    let claim: OutputClaim
 
     init(signal: Signal<T>) {
         let node = SignalNode<T>(variant: signal.delivery)
         let held = HeldResults<T>()
         self.node = node
+        let claim = OutputClaim()
+        self.claim = claim
         self.held = held
-        if signal.takeOutput() {
+        if signal.takeOutput(by: claim) {
             node.output = SignalSink { r in held.results.append(r) }
             node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink { r in n.deliver(r) } }))
             node.updateActivation { $0.wanted = true }
@@ -63,7 +67,14 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         }
         return Signal(delivery: node.variant, root: node) { sink in
             node.perform {
-                if resend { for r in held.activationResults { sink(r) } }
+                if resend {
+                    for r in held.activationResults { sink(r) }
+                } else if let last = held.activationResults.last, case .failure = last {
+                    // The source ended during activation: nothing else will ever arrive, so
+                    // the end is delivered even without `resend` (or the downstream would
+                    // stay open for ever).
+                    sink(last)
+                }
                 for r in held.results { sink(r) }
                 held.results = []
                 node.output = sink
@@ -90,8 +101,17 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Returns: the junction carrying the values (keep it: releasing it disconnects), or
     ///   why the binding was refused.
     public func bind(to input: SignalInput<T>, resend: Bool = false) -> Result<SignalJunction<T>, SignalBindError> {
-        let j = signal(resend: resend).junction()
-        if let e = j.bind(to: input) { return .failure(e) }
+        if connected.load(ordering: .acquiring) { return .failure(.duplicate) }
+        let s = signal(resend: resend)
+        // Another thread took the output between the check and `signal`: its claim stands.
+        if s.isOutputTaken { return .failure(.duplicate) }
+        let j = s.junction()
+        if let e = j.bind(to: input) {
+            // Refused: nothing changes. The capture is unconnected again, so releasing or
+            // cancelling it still deactivates its upstream (it used to stay active for ever).
+            connected.store(false, ordering: .releasing)
+            return .failure(e)
+        }
         return .success(j)
     }
 
@@ -102,7 +122,10 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         }
     }
 
-    deinit { cancel() }
+    deinit {
+        cancel()
+        claim.drop()
+    }
 }
 
 /// Results waiting in a capture. Touched only by the holder of the capture's node.

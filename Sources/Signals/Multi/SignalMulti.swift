@@ -2,39 +2,65 @@ import Synchronization
 
 /// A signal with many outputs. Every transform or subscription on it makes a new branch.
 ///
-/// Its node is activated by its first branch and deactivated when the last one goes. What a
-/// new branch receives first depends on how it was made: `continuous()` sends the latest
-/// value, `playback()` every value so far, `multicast()` nothing, `buffer` whatever its
-/// updater kept. These cached values reach the new branch synchronously (when it is attached
-/// from outside a delivery), before any live value, and exactly once.
+/// Activation follows CwlSignal: the caching multis (`continuous()`, `continuous(initialValue:)`,
+/// `playback()`, `buffer(initials:updater:)`) are active from the moment they are made, with
+/// no branch, so values sent before anyone subscribes are cached; they stay active until the
+/// multi is released (the multi and every signal derived from it, and every branch), which
+/// deactivates what feeds them. `multicast()`, `continuousWhileActive()` and
+/// `playbackWhileActive()` are lazy: active with their first branch, deactivated when the last
+/// one goes (the WhileActive caches start empty again on the next activation).
+///
+/// What a new branch receives first depends on how it was made: `continuous()` sends the
+/// latest value (only the end, once the stream has ended), `playback()` every value so far,
+/// `multicast()` nothing, `buffer` whatever its updater kept. These cached values reach the
+/// new branch synchronously (when it is attached from outside a delivery), before any live
+/// value, and exactly once.
 public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     @usableFromInline let multicaster: Multicaster<T>
+    /// Keeps an eager multi active while this multi, or any signal derived from it, exists
+    /// (nil for the lazy forms).
+    @usableFromInline let hold: MultiHold<T>?
 
     @usableFromInline
-    init(delivery: DeliveryVariant, node: SignalNode<T>, multicaster: Multicaster<T>,
+    init(delivery: DeliveryVariant, node: SignalNode<T>, multicaster: Multicaster<T>, hold: MultiHold<T>?,
          attachBranch: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.multicaster = multicaster
+        self.hold = hold
         super.init(delivery: delivery, root: node, attachChain: attachBranch)
     }
 
     /// Builds the multi node over `upstream`. Written as an inlinable factory rather than an
     /// initializer so the per-value closures it makes are specialized in the client module.
     @inlinable
-    static func make(upstream: Signal<T>, cache: MultiCache<T>) -> SignalMulti<T> {
+    static func make(upstream: Signal<T>, cache: MultiCache<T>, eager: Bool) -> SignalMulti<T> {
+        var cache = cache
         let node = SignalNode<T>(variant: upstream.delivery)
+        let taken = upstream.takeOutput()
+        if !taken { cache.end = .other(SignalBindError.duplicate) }
         let m = Multicaster<T>(node: node, cache: cache)
         node.output = SignalSink { r in m.receive(r) }
-        if upstream.takeOutput() {
+        if taken {
             node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
-        } else {
-            m.cache.end = .other(SignalBindError.duplicate)
         }
-        return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m) { sink in m.addBranch(sink) }
+        guard eager else {
+            return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m, hold: nil) { sink in m.addBranch(sink) }
+        }
+        // Eager: active now, with no branch. The hold is captured by the branch-attaching
+        // closure too, so signals derived from this multi keep it active; nothing inside the
+        // running graph refers to it, so releasing the last of them deactivates the upstream.
+        let hold = MultiHold(m)
+        m.updateActivation()
+        return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m, hold: hold) { sink in
+            withExtendedLifetime(hold) { m.addBranch(sink) }
+        }
     }
 
     /// A `SignalMulti` has as many outputs as asked for.
     @usableFromInline
     override func takeOutput() -> Bool { true }
+
+    @usableFromInline
+    override func takeOutput(by claim: OutputClaim) -> Bool { true }
 }
 
 /// What a multi node remembers for new branches.
@@ -44,9 +70,22 @@ struct MultiCache<T: Sendable>: Sendable {
     @usableFromInline var end: SignalEnd?
     @usableFromInline let update: (@Sendable (inout [T], T) -> Void)?
 
+    /// `continuous`: the latest value is dropped when the end arrives (a late branch gets
+    /// only the end).
+    @usableFromInline var dropsValuesOnEnd = false
+    /// The WhileActive forms: the cache starts from `initial` again on every activation.
+    @usableFromInline var resetsOnActivation = false
+
     @usableFromInline init(values: [T], update: (@Sendable (inout [T], T) -> Void)?) {
         self.values = values
         self.update = update
+    }
+
+    @inlinable func with(dropsValuesOnEnd: Bool = false, resetsOnActivation: Bool = false) -> MultiCache<T> {
+        var c = self
+        c.dropsValuesOnEnd = dropsValuesOnEnd
+        c.resetsOnActivation = resetsOnActivation
+        return c
     }
 }
 
@@ -61,6 +100,10 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @usableFromInline let nextID = Atomic<Int>(0)
     /// Branches attached; only the 0↔1 transitions touch the node's activation state.
     @usableFromInline let branchCount = Atomic<Int>(0)
+    /// Whether an eager multi is still held (by the `SignalMulti` or a signal derived from it).
+    @usableFromInline let held = Atomic<Bool>(false)
+    /// The cache as made, for the WhileActive forms' reset.
+    @usableFromInline let initialCache: MultiCache<T>
 
     /// Branches, retained by hand: entries are trivial values, so walking the array retains
     /// nothing per delivery.
@@ -73,6 +116,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @usableFromInline init(node: SignalNode<T>, cache: MultiCache<T>) {
         self.node = node
         self.cache = cache
+        self.initialCache = cache
     }
 
     @inlinable
@@ -83,6 +127,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             if let update = cache.update { update(&cache.values, v) }
         case .failure(let e):
             cache.end = e
+            if cache.dropsValuesOnEnd { cache.values = [] }
         }
         branches.withUnsafeBufferPointer { b in
             for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.sink(r) } }
@@ -92,7 +137,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     /// Makes the node's wanted activation match the branch count as it is now (so whichever of
     /// two racing 0↔1 transitions applies last leaves the right state).
     @usableFromInline func updateActivation() {
-        node.updateActivation { [self] a in a.wanted = branchCount.load(ordering: .acquiring) > 0 }
+        node.updateActivation { [self] a in
+            a.wanted = held.load(ordering: .acquiring) || branchCount.load(ordering: .acquiring) > 0
+        }
     }
 
     @inlinable func addBranch(_ sink: SignalSink<T>) -> ChainAttachment {
@@ -100,6 +147,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         // generic class would run unspecialized.
         let branch = MultiBranch(sink: sink) { [self] branch in removeBranch(branch) }
         func add() {
+            // A WhileActive cache starts afresh with each activation: nothing from before the
+            // last deactivation is replayed.
+            if branches.isEmpty && cache.resetsOnActivation { cache = initialCache }
             branches.append(.passRetained(branch))
             for v in cache.values { sink(.success(v)) }
             if let e = cache.end { sink(.failure(e)) }
@@ -125,6 +175,27 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Keeps an eager multi active: made with the multi, released with the last signal that can
+/// still make a branch of it, at which point the multi deactivates unless branches remain
+/// (then with the last of them).
+@usableFromInline
+final class MultiHold<T: Sendable>: @unchecked Sendable {
+    @usableFromInline let multicaster: Multicaster<T>
+    /// Strong: the multicaster's reference to its node is unowned.
+    @usableFromInline let node: SignalNode<T>
+
+    @usableFromInline init(_ multicaster: Multicaster<T>) {
+        self.multicaster = multicaster
+        self.node = multicaster.node
+        multicaster.held.store(true, ordering: .releasing)
+    }
+
+    deinit {
+        multicaster.held.store(false, ordering: .releasing)
+        multicaster.updateActivation()
+    }
+}
+
 /// One branch of a multi node: its sink, and the attachment that removes it. One object for
 /// both, since branches come and go often.
 @usableFromInline
@@ -146,39 +217,59 @@ final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
 }
 
 extension Signal {
-    /// Many outputs; each new branch first gets the latest value (if any).
+    /// Many outputs; each new branch first gets the latest value (if any), or only the end
+    /// once the stream has ended. Active at once: values sent before any branch are cached.
     @inlinable
     public func continuous() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
             if values.isEmpty { values.append(v) } else { values[0] = v }
-        })
+        }.with(dropsValuesOnEnd: true), eager: true)
     }
 
     /// Many outputs; each new branch first gets the latest value, `initialValue` until one
-    /// arrives.
+    /// arrives (only the end, once the stream has ended). Active at once.
     @inlinable
     public func continuous(initialValue: T) -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
             values[0] = v
-        })
+        }.with(dropsValuesOnEnd: true), eager: true)
     }
 
-    /// Many outputs; each new branch first gets every value so far.
+    /// Like `continuous()`, but lazy: active only while it has branches, and the latest value
+    /// is forgotten when the last branch leaves.
+    @inlinable
+    public func continuousWhileActive() -> SignalMulti<T> {
+        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
+            if values.isEmpty { values.append(v) } else { values[0] = v }
+        }.with(dropsValuesOnEnd: true, resetsOnActivation: true), eager: false)
+    }
+
+    /// Many outputs; each new branch first gets every value so far. Active at once.
     @inlinable
     public func playback() -> SignalMulti<T> {
-        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) })
+        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) }, eager: true)
     }
 
-    /// Many outputs; a new branch gets only values sent after it joined.
+    /// Like `playback()`, but lazy: active only while it has branches, and the values are
+    /// forgotten when the last branch leaves.
+    @inlinable
+    public func playbackWhileActive() -> SignalMulti<T> {
+        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) }
+            .with(resetsOnActivation: true), eager: false)
+    }
+
+    /// Many outputs; a new branch gets only values sent after it joined. Lazy: active only
+    /// while it has branches.
     @inlinable
     public func multicast() -> SignalMulti<T> {
-        SignalMulti.make(upstream: self, cache: MultiCache(values: [], update: nil))
+        SignalMulti.make(upstream: self, cache: MultiCache(values: [], update: nil), eager: false)
     }
 
     /// Many outputs with a cache of your own: `updater` edits the cached values for each new
-    /// value (starting from `initials`), and new branches first get what it kept.
+    /// value (starting from `initials`), and new branches first get what it kept. Active at
+    /// once.
     @inlinable
     public func buffer(initials: [T] = [], updater: @escaping @Sendable (inout [T], T) -> Void) -> SignalMulti<T> {
-        SignalMulti.make(upstream: self, cache: MultiCache(values: initials, update: updater))
+        SignalMulti.make(upstream: self, cache: MultiCache(values: initials, update: updater), eager: true)
     }
 }

@@ -38,7 +38,9 @@ struct InnerResult<U: Sendable>: Sendable {
 struct FlattenState<U: Sendable>: Sendable {
     @usableFromInline var nextID = 0
     @usableFromInline var active: [Int: SignalOutput<U>] = [:]
-    @usableFromInline var waiting: [Signal<U>] = []
+    /// Inner signals waiting their turn, captured (active, their values held); dropping one
+    /// deactivates it.
+    @usableFromInline var waiting: [SignalCapture<U>] = []
     /// The outer signal's end, once it has ended with `.complete` or `.cancelled`.
     @usableFromInline var outerEnd: SignalEnd?
     @usableFromInline init() {}
@@ -167,7 +169,14 @@ extension Signal {
             case .upstream(.success(let v)):
                 switch strategy {
                 case .merge(let limit):
-                    if s.active.count < limit { start(transform(v)) } else { s.waiting.append(transform(v)) }
+                    if s.active.count < limit {
+                        start(transform(v))
+                    } else {
+                        // A waiting inner signal is captured now (active at once), so what it
+                        // sends before its turn is held and delivered, in order, when its turn
+                        // comes, as `concat` buffers; it used to be refused as `.inactive`.
+                        s.waiting.append(transform(v).capture())
+                    }
                 case .latest:
                     s.active = [:]  // releasing the outputs cancels them
                     start(transform(v))
@@ -191,7 +200,7 @@ extension Signal {
                     // `.complete` or `.cancelled` (its input was released): this inner is done.
                     s.active[inner.id] = nil
                     if !s.waiting.isEmpty {
-                        start(s.waiting.removeFirst())
+                        start(s.waiting.removeFirst().signal(resend: true))
                     } else if s.active.isEmpty, let end = s.outerEnd {
                         finish(end)
                     }

@@ -572,6 +572,11 @@ public enum StressCatalogue {
             GlobalContextScenario(),
             ContextChainScenario(),
             StressVariantQueueScenario(),
+            EagerMultiCreateScenario(),
+            ResubscribeRaceScenario(),
+            CaptureEagerScenario(),
+            BindDisconnectRaceScenario(),
+            GenerateGlobalCallbacksScenario(),
         ]
     }
 }

@@ -134,7 +134,8 @@ import Testing
     /// Capturing an already-taken plain signal captures the duplicate error as its end.
     @Test(arguments: DeliveryVariant.allCases)
     func captureOfTakenSignal(_ variant: DeliveryVariant) {
-        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        defer { withExtendedLifetime(input) {} }  // kept: releasing it would end the stream and free the output
         let (_, out) = signal.collect()
         let capture = signal.capture()
         #expect(capture.values == [])

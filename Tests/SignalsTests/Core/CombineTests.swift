@@ -248,7 +248,8 @@ private func tag<T>(_ i: Int, _ r: Result<T, SignalEnd>) -> String {
     @Test(arguments: DeliveryVariant.allCases)
     func combineOfTakenSignal(_ variant: DeliveryVariant) {
         let (_, s1) = Signal<Int>.create(delivery: variant)
-        let (_, s2) = Signal<Int>.create(delivery: variant)
+        let (input2, s2) = Signal<Int>.create(delivery: variant)
+        defer { withExtendedLifetime(input2) {} }  // kept: releasing it would end the stream and free the output
         let (_, taken) = s2.collect()
         let (c, out) = s1.combineLatest(s2) { $0 + $1 }.collect()
         #expect(c.events == [.duplicate])

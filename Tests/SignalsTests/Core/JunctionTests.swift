@@ -68,7 +68,8 @@ import Testing
     /// A junction of a signal whose output is already taken returns `.duplicate` on bind.
     @Test(arguments: DeliveryVariant.allCases)
     func junctionOfTakenSignal(_ variant: DeliveryVariant) {
-        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        defer { withExtendedLifetime(input) {} }  // kept: releasing it would end the stream and free the output
         let (_, out) = signal.collect()
         let junction = signal.junction()
         let (target, _) = Signal<Int>.create(delivery: variant)

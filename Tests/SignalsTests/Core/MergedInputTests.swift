@@ -99,7 +99,8 @@ import Testing
     func duplicateAndLoop(_ variant: DeliveryVariant) {
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
         let multi = signal.multicast()
-        let (_, taken) = Signal<Int>.create(delivery: variant)
+        let (takenInput, taken) = Signal<Int>.create(delivery: variant)
+        defer { withExtendedLifetime(takenInput) {} }  // kept: releasing it would end the stream and free the output
         let (_, takenOut) = taken.collect()
         #expect(merged.add(taken) == .duplicate)
         let looping = multi.map { $0 + 1 }

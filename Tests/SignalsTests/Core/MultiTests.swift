@@ -61,7 +61,8 @@ import Testing
         for o in [outA, outB, outC] { o.cancel() }
     }
 
-    /// continuous after the end: a new branch gets the latest value and the end.
+    /// continuous after the end: the cached value is dropped when the end arrives, so a new
+    /// branch gets only the end (CwlSignal's document; issue 9 item 4).
     @Test(arguments: DeliveryVariant.allCases)
     func continuousAfterEnd(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
@@ -71,7 +72,7 @@ import Testing
         input.send(end: .other(CoreError.boom))
         let (b, outB) = multi.collect()
         #expect(a.events == [.value(1), .value(2), .boom])
-        #expect(b.events == [.value(2), .boom])
+        #expect(b.events == [.boom])
         outA.cancel()
         outB.cancel()
     }
@@ -169,7 +170,8 @@ import Testing
     /// A multi made from an already-taken plain signal gives each branch the duplicate error.
     @Test(arguments: DeliveryVariant.allCases)
     func multiOfTakenSignal(_ variant: DeliveryVariant) {
-        let (_, signal) = Signal<Int>.create(delivery: variant)
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        defer { withExtendedLifetime(input) {} }  // kept: releasing it would end the stream and free the output
         let (_, taken) = signal.collect()
         let multi = signal.continuous()
         let (c, out) = multi.collect()
@@ -263,10 +265,11 @@ import Testing
     }
 
     /// A handler releases its own (last reference to its) output while being delivered to:
-    /// nothing after that call is delivered to it, and the graph deactivates.
+    /// nothing after that call is delivered to it, and the graph deactivates (a lazy multi:
+    /// an eager `continuous()` would stay active while it exists).
     @Test(arguments: DeliveryVariant.allCases)
     func outputReleasedInsideItsHandler(_ variant: DeliveryVariant) {
-        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuousWhileActive() }
         let holder = Shared<SignalOutput<Int>?>(nil)
         let a = Collector<Int> { r in if r.value == 2 { holder.value = nil } }
         holder.value = multi.subscribe(a.handler)
