@@ -6,10 +6,6 @@ import Dispatch
 /// scheduler) and pass it as `Exec.custom(_:)`. Time-based operators take their clock from the
 /// context, so a virtual-time context makes them deterministic.
 public protocol ExecutionContext: Sendable {
-    /// Whether work submitted through `invoke` may run concurrently with other submitted work.
-    /// The library never relies on it: every non-direct stage is serialized by its own node.
-    var isConcurrent: Bool { get }
-
     /// Runs `work` asynchronously: never nested inside the caller.
     func invoke(_ work: @escaping @Sendable () -> Void)
 

@@ -37,9 +37,6 @@ public final class VirtualTimeContext: ExecutionContext {
         state = Mutex(State(now: start))
     }
 
-    /// Always `false`: submitted work runs one item at a time.
-    public var isConcurrent: Bool { false }
-
     /// The virtual clock: `start` plus every advance so far.
     public func now() -> Duration {
         state.withLock { $0.now }

@@ -30,7 +30,7 @@ extension Signal {
     public static func from<S: AsyncSequence & Sendable>(
         asyncSequence sequence: S, delivery: DeliveryVariant = .lockFree
     ) -> Signal<T> where S.Element == T {
-        Signal<Never>.silent(delivery: delivery).stage(initialState: TaskLifetime?.none, eventType: Result<T, SignalEnd>.self) {
+        Signal<Never>.never(delivery: delivery).stage(initialState: TaskLifetime?.none, eventType: Result<T, SignalEnd>.self) {
             (task: inout TaskLifetime?, e: StageEvent<Never, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
             switch e {
             case .activated:

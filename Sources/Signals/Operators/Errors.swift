@@ -72,7 +72,7 @@ extension Signal {
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         typealias S = (attempt: SignalOutput<T>?, trigger: SignalOutput<Void>?, retries: Int, error: (any Error)?)
-        return Signal<Never>.silent().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
+        return Signal<Never>.never().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
             func start() {
                 let n = s.retries

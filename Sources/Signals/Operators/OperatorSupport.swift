@@ -178,12 +178,6 @@ extension Signal {
             }
         }
     }
-
-    /// A signal that sends nothing and never ends while active (the upstream of source stages).
-    @usableFromInline
-    static func silent(delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        never(delivery: delivery)
-    }
 }
 
 /// Holds the side input of the current activation of a stage. Touched only by the side

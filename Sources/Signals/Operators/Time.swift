@@ -18,7 +18,7 @@ extension Signal {
     ///
     /// State: the timer's lifetime, per activation.
     public static func timer(interval: Duration, value: T, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        Signal<Never>.silent(delivery: delivery).stage(initialState: (any Lifetime)?.none, eventType: Void.self) {
+        Signal<Never>.never(delivery: delivery).stage(initialState: (any Lifetime)?.none, eventType: Void.self) {
             (timer: inout (any Lifetime)?, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
             switch e {
             case .activated:
@@ -302,7 +302,7 @@ extension Signal where T == Int {
     public static func interval(_ period: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
         precondition(period > .zero, "interval needs a positive period")
         typealias S = (start: Duration, ticks: Int, timer: (any Lifetime)?)
-        return Signal<Never>.silent(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
             (s: inout S, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<Int>) in
             switch e {
             case .activated:

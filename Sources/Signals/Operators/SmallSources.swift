@@ -39,7 +39,7 @@ extension Signal {
     ///
     /// State: the made signal's subscription, per activation.
     public static func deferred(_ make: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
-        Signal<Never>.silent().stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
+        Signal<Never>.never().stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
             (output: inout SignalOutput<T>?, e: StageEvent<Never, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
             switch e {
             case .activated:

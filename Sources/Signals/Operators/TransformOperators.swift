@@ -238,12 +238,6 @@ extension Signal {
         }
     }
 
-    /// Maps each value to the property at `keyPath` (`map(\.property)`).
-    @inlinable
-    public func keyPath<U: Sendable>(_ keyPath: KeyPath<T, U> & Sendable, context: Exec = .direct) -> Signal<U> {
-        map(context: context) { $0[keyPath: keyPath] }
-    }
-
     // MARK: - Dropping repeats
 
     /// Drops values for which `isEquivalent(previous, value)` is true, where `previous` is the

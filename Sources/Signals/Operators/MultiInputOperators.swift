@@ -299,11 +299,6 @@ extension Signal {
         others.reduce(self) { $0.racePair($1) }
     }
 
-    /// Another name for `race(_:)` (ReactiveX's `amb`).
-    public func amb(_ others: Signal<T>...) -> Signal<T> {
-        others.reduce(self) { $0.racePair($1) }
-    }
-
     func racePair(_ second: Signal<T>) -> Signal<T> {
         combine(second, initialState: 0) { (winner: inout Int, e: EitherResult2<T, T>, next: SignalNext<T>) in
             switch e {
