@@ -49,6 +49,8 @@ public enum Exec: Sendable {
 
     /// Runs `work` asynchronously on this context (`.direct` uses a global queue, since it has
     /// no thread of its own).
+    ///
+    /// - Parameter work: the work to run.
     public func invoke(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .direct: DispatchQueue.global().async(execute: work)
@@ -60,6 +62,8 @@ public enum Exec: Sendable {
     }
 
     /// The context's clock. Dispatch contexts use the monotonic uptime clock.
+    ///
+    /// - Returns: the time since the clock's fixed origin.
     public func now() -> Duration {
         switch self {
         case .custom(let c): return c.now()
@@ -68,6 +72,11 @@ public enum Exec: Sendable {
     }
 
     /// Runs `work` once after `delay` on this context, unless the returned lifetime ends first.
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait.
+    ///   - work: the work to run.
+    /// - Returns: a lifetime that cancels the work when cancelled or released.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
         switch self {
         case .custom(let c):

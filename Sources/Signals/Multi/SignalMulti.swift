@@ -147,6 +147,8 @@ final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
 
 extension Signal {
     /// Many outputs; each new branch first gets the latest value (if any).
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuous() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
@@ -156,6 +158,9 @@ extension Signal {
 
     /// Many outputs; each new branch first gets the latest value, `initialValue` until one
     /// arrives.
+    ///
+    /// - Parameter initialValue: the value a branch gets until the first value arrives.
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuous(initialValue: T) -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
@@ -164,12 +169,16 @@ extension Signal {
     }
 
     /// Many outputs; each new branch first gets every value so far.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func playback() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) })
     }
 
     /// Many outputs; a new branch gets only values sent after it joined.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func multicast() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: [], update: nil))
@@ -177,6 +186,11 @@ extension Signal {
 
     /// Many outputs with a cache of your own: `updater` edits the cached values for each new
     /// value (starting from `initials`), and new branches first get what it kept.
+    ///
+    /// - Parameters:
+    ///   - initials: the values kept before any value arrives.
+    ///   - updater: updates the kept values with each new value.
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func buffer(initials: [T] = [], updater: @escaping @Sendable (inout [T], T) -> Void) -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: initials, update: updater))
