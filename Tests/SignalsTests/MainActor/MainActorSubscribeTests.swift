@@ -61,11 +61,17 @@ func waitOnMain(_ done: @MainActor () -> Bool) async {
 @Suite("Main-actor subscribing")
 @MainActor
 struct MainActorSubscribeTests {
-    @Test(arguments: DeliveryVariant.allCases)
-    func viewModelAssignsItsOwnPropertiesFromAHandler(variant: DeliveryVariant) async {
+    /// A fresh model watching a fresh graph's values (`watch`) or results (`watchResults`).
+    func watchedModel(_ variant: DeliveryVariant, results: Bool = false) -> (CounterViewModel, SignalInput<Int>) {
         let model = CounterViewModel()
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        model.watch(signal)
+        if results { model.watchResults(signal) } else { model.watch(signal) }
+        return (model, input)
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func viewModelAssignsItsOwnPropertiesFromAHandler(variant: DeliveryVariant) async {
+        let (model, input) = watchedModel(variant)
         // Sent from a thread that is not the main thread; delivered on the main actor.
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
@@ -80,9 +86,7 @@ struct MainActorSubscribeTests {
 
     @Test(arguments: DeliveryVariant.allCases)
     func resultsHandlerSeesTheEnd(variant: DeliveryVariant) async {
-        let model = CounterViewModel()
-        let (input, signal) = Signal<Int>.create(delivery: variant)
-        model.watchResults(signal)
+        let (model, input) = watchedModel(variant, results: true)
         input.send(value: 1)
         input.send(value: 2)
         input.complete()
@@ -113,9 +117,7 @@ struct MainActorSubscribeTests {
         #expect(weakModel == nil)
         // Values after the object is gone are dropped, and delivery goes on.
         #expect(input.send(value: "late") == nil)
-        let probe = CounterViewModel()
-        let (probeInput, probeSignal) = Signal<Int>.create(delivery: variant)
-        probe.watch(probeSignal)
+        let (probe, probeInput) = watchedModel(variant)
         probeInput.send(value: 1)
         await waitOnMain { probe.received == [1] }
         #expect(probe.received == [1])
@@ -124,9 +126,7 @@ struct MainActorSubscribeTests {
 
     @Test(arguments: DeliveryVariant.allCases)
     func releasingTheOutputsStopsDelivery(variant: DeliveryVariant) async {
-        let model = CounterViewModel()
-        let (input, signal) = Signal<Int>.create(delivery: variant)
-        model.watch(signal)
+        let (model, input) = watchedModel(variant)
         input.send(value: 1)
         await waitOnMain { model.received == [1] }
         model.outputs.removeAll()

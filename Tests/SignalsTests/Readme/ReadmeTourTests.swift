@@ -13,95 +13,89 @@ import Testing
 /// `withKnownIssue`; once it lands, the known issue is no longer recorded, Swift Testing
 /// reports that, and the wrapper must be removed.
 @Suite("README tour")
-struct ReadmeTourTests {
+final class ReadmeTourTests {
     final class Printed: Sendable {
         let lines = Mutex<[String]>([])
         func print(_ line: Any) { lines.withLock { $0.append("\(line)") } }
         var all: [String] { lines.withLock { $0 } }
     }
 
+    /// What the README's `print` writes, and its `lifetimes` array (a fresh suite instance
+    /// runs each test case, so neither is shared between them).
+    let out = Printed()
+    var lifetimes: [any Lifetime] = []
+
     @Test(arguments: DeliveryVariant.allCases)
     func aOneWayChannel(variant: DeliveryVariant) {
-        let out = Printed()
-        var lifetimes: [any Lifetime] = []
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        lifetimes += signal.subscribeValues { value in out.print(value) }
+        lifetimes += signal.subscribeValues { [out] value in out.print(value) }
         input.send(value: 1)
         input.send(value: 2)
         input.send(value: 3)
         #expect(out.all == ["1", "2", "3"])
-        lifetimes.removeAll()
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func instantaneousValues(variant: DeliveryVariant) {
-        let out = Printed()
-        var lifetimes: [any Lifetime] = []
         let (input, output) = Signal<Int>.create(delivery: variant)
         #expect(input.send(value: 1) == .inactive)
         #expect(input.send(value: 2) == .inactive)
-        lifetimes += output.subscribeValues { value in out.print(value) }
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
         #expect(input.send(value: 3) == nil)
         #expect(out.all == ["3"])
-        lifetimes.removeAll()
+    }
+
+    /// The first three lines of the README's continuous and capture examples: a continuous
+    /// multi, then 1 and 2 sent before anything subscribes.
+    func continuousAfterOneAndTwo(_ variant: DeliveryVariant) -> (SignalInput<Int>, SignalMulti<Int>) {
+        let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
+        input.send(value: 1)
+        input.send(value: 2)
+        return (input, output)
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func continuousValues(variant: DeliveryVariant) {
-        let out = Printed()
-        var lifetimes: [any Lifetime] = []
-        let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
-        input.send(value: 1)
-        input.send(value: 2)
-        lifetimes += output.subscribeValues { value in out.print(value) }
+        let (input, output) = continuousAfterOneAndTwo(variant)
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
         input.send(value: 3)
         withKnownIssue("a caching multi is active at once (activation branch)") {
             #expect(out.all == ["2", "3"])
         }
-        lifetimes.removeAll()
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func capturingActivationValues(variant: DeliveryVariant) {
-        let out = Printed()
-        var lifetimes: [any Lifetime] = []
-        let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
-        input.send(value: 1)
-        input.send(value: 2)
+        let (input, output) = continuousAfterOneAndTwo(variant)
         let capture = output.capture()
         out.print("Activation values: \(capture.values)")
         input.send(value: 3)
         input.send(value: 4)
-        lifetimes += capture.subscribeValues { value in out.print("Regular value: \(value)") }
+        lifetimes += capture.subscribeValues { [out] value in out.print("Regular value: \(value)") }
         withKnownIssue("a caching multi is active at once (activation branch)") {
             #expect(out.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
         }
-        lifetimes.removeAll()
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func lazyGeneration(variant: DeliveryVariant) {
-        let out = Printed()
-        var lifetimes: [any Lifetime] = []
         let output = Signal<Int>.generate(delivery: variant) { input in
             guard let input else { return }
             input.send(value: 1)
             input.send(value: 2)
             input.send(value: 3)
         }
-        lifetimes += output.subscribeValues { value in out.print(value) }
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
         #expect(out.all == ["1", "2", "3"])
-        lifetimes.removeAll()
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeAgainAfterTheOutputIsGone(variant: DeliveryVariant) {
-        let out = Printed()
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        var first: SignalOutput<Int>? = signal.subscribeValues { out.print("first \($0)") }
+        var first: SignalOutput<Int>? = signal.subscribeValues { [out] in out.print("first \($0)") }
         input.send(value: 1)
         first = nil                                   // the output is gone…
-        let again = signal.subscribeValues { out.print("again \($0)") }   // …so this is allowed
+        let again = signal.subscribeValues { [out] in out.print("again \($0)") }   // …so this is allowed
         input.send(value: 2)
         withKnownIssue("a signal can be subscribed again once its output is gone (activation branch)") {
             #expect(out.all == ["first 1", "again 2"])
