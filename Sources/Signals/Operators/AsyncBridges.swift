@@ -27,6 +27,11 @@ extension Signal {
     ///
     /// State: the iterating task, per activation; its elements reach the stage through the
     /// stage's private input.
+    ///
+    /// - Parameters:
+    ///   - sequence: the sequence iterated on each activation.
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal of the elements.
     public static func from<S: AsyncSequence & Sendable>(
         asyncSequence sequence: S, delivery: DeliveryVariant = .lockFree
     ) -> Signal<T> where S.Element == T {
