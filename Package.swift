@@ -1,18 +1,23 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// A package that depends on Signals gets only the `Signals` library: it is the one product.
+// The harness's dependencies (OpenCombine, AsyncAlgorithms, HdrHistogram, ArgumentParser) are
+// used only by `SignalsHarness` and `bench`, which no product exposes, so SwiftPM's
+// target-based resolution never fetches them for a dependent. `bench` is an executable target
+// without a product entry: `swift run -c release bench` still runs it in this package.
 let package = Package(
     name: "Signals",
-    platforms: [.macOS(.v15)],
+    // Every platform that ships the `Synchronization` module (Atomic, Mutex).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Signals", targets: ["Signals"]),
-        .executable(name: "bench", targets: ["bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
-        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", exact: "0.2.0"),
-        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
-        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
     ],
     targets: [
         // The library: channels, graphs, delivery path. No dependencies beyond the toolchain.

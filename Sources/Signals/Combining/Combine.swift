@@ -3,6 +3,13 @@ extension Signal {
     /// Combines this signal with another: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives each input's results as an `EitherResult2` and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<U2, V>(
         _ s2: Signal<U2>, context: Exec = .direct,
@@ -14,6 +21,14 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives the state, each input's results as an `EitherResult2`, and `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<S: Sendable, U2, V>(
         _ s2: Signal<U2>, initialState: S, context: Exec = .direct,
@@ -39,6 +54,14 @@ extension Signal {
     /// Combines this signal with 2 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives each input's results as an `EitherResult3` and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<U2, U3, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, context: Exec = .direct,
@@ -50,6 +73,15 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives the state, each input's results as an `EitherResult3`, and `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<S: Sendable, U2, U3, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, initialState: S, context: Exec = .direct,
@@ -76,6 +108,15 @@ extension Signal {
     /// Combines this signal with 3 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - s4: the fourth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives each input's results as an `EitherResult4` and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<U2, U3, U4, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, context: Exec = .direct,
@@ -87,6 +128,16 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - s4: the fourth input (its single output is taken).
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives the state, each input's results as an `EitherResult4`, and `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<S: Sendable, U2, U3, U4, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, initialState: S, context: Exec = .direct,
@@ -114,6 +165,16 @@ extension Signal {
     /// Combines this signal with 4 others: `processor` receives every result of
     /// each, tagged with where it came from, never concurrently with itself, and emits through
     /// `next`. The stage ends when the processor sends an end.
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - s4: the fourth input (its single output is taken).
+    ///   - s5: the fifth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives each input's results as an `EitherResult5` and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<U2, U3, U4, U5, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>, context: Exec = .direct,
@@ -125,6 +186,17 @@ extension Signal {
     }
 
     /// `combine` with state that lives for one activation (reset on deactivation).
+    ///
+    /// - Parameters:
+    ///   - s2: the second input (its single output is taken).
+    ///   - s3: the third input (its single output is taken).
+    ///   - s4: the fourth input (its single output is taken).
+    ///   - s5: the fifth input (its single output is taken).
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives the state, each input's results as an `EitherResult5`, and `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func combine<S: Sendable, U2, U3, U4, U5, V>(
         _ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>, initialState: S, context: Exec = .direct,

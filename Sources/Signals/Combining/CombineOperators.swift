@@ -1,6 +1,13 @@
 extension Signal {
     /// Emits `combiner(latestA, latestB)` each time either input emits, once both have
     /// emitted. Ends with an error from either input at once; completes when both have ended.
+    ///
+    /// - Parameters:
+    ///   - other: the second input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combiner: makes a value from the latest value of each input.
+    /// - Returns: the signal of combined values.
     @inlinable
     public func combineLatest<U: Sendable, V: Sendable>(
         _ other: Signal<U>, context: Exec = .direct, _ combiner: @escaping @Sendable (T, U) -> V
@@ -23,6 +30,12 @@ extension Signal {
 
     /// Pairs the n-th value of this signal with the n-th value of `other`. Ends when either
     /// input has ended and its unpaired values are used up.
+    ///
+    /// - Parameters:
+    ///   - other: the second input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of pairs.
     @inlinable
     public func zip<U: Sendable>(_ other: Signal<U>, context: Exec = .direct) -> Signal<(T, U)> {
         combine(other, initialState: ZipQueues<T, U>(), context: context) { state, either, next in
@@ -43,6 +56,12 @@ extension Signal {
 
     /// Interleaves the values of this signal and `others` as they arrive. An error from any
     /// input ends the result at once; it completes when every input has ended.
+    ///
+    /// - Parameters:
+    ///   - others: the other inputs (their single outputs are taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of every input's values.
     @inlinable
     public func merge(with others: Signal<T>..., context: Exec = .direct) -> Signal<T> {
         let all = [self] + others

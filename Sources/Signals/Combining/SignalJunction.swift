@@ -3,6 +3,8 @@ import Synchronization
 extension Signal {
     /// Takes this signal's output as a junction, which can be bound to an input, disconnected
     /// and bound again while values flow.
+    ///
+    /// - Returns: the junction; it takes this signal's single output.
     public func junction() -> SignalJunction<T> {
         SignalJunction(signal: self)
     }
@@ -33,6 +35,8 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Returns: nil when bound; otherwise why not, and nothing changed:
     ///   `SignalBindError.duplicate` if already bound (or the signal's output was taken
     ///   elsewhere), `.loop` if `input` feeds this junction's signal.
+    ///
+    /// - Parameter input: the input to send this signal's results into.
     @inlinable @discardableResult
     public func bind(to input: SignalInput<T>) -> SignalBindError? {
         bind(to: input, sink: SignalSink { r in input.send(result: r) })
@@ -70,6 +74,8 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Unbinds, returning the input it was bound to (nil if it was not bound).
+    ///
+    /// - Returns: the input it was bound to, or nil if it was not bound.
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
         // The binding and its edge go together, under the same lock `bind` adds them with.

@@ -21,6 +21,9 @@ public enum SignalEndPropagation: Sendable {
 extension Signal {
     /// An input to which whole signals can be added and removed while it is active, and the
     /// signal that receives all of them.
+    ///
+    /// - Parameter delivery: the delivery variant of this graph and everything derived from it.
+    /// - Returns: the merged input and the signal that receives everything sent or added to it.
     public static func createMergedInput(
         delivery: DeliveryVariant = .lockFree
     ) -> (input: SignalMergedInput<T>, signal: Signal<T>) {
@@ -35,7 +38,9 @@ extension Signal {
 public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Sendable {
     /// Adds `source`: its values are sent into this input while the merged signal is active.
     ///
-    /// - Parameter closePropagation: which of the source's ends close the merged signal.
+    /// - Parameters:
+    ///   - source: the signal to add; its single output is taken.
+    ///   - closePropagation: which of the source's ends close the merged signal.
     /// - Returns: nil when added; otherwise why not, and nothing changed:
     ///   `SignalBindError.duplicate` if the source's output is taken, `.loop` if the merged
     ///   signal feeds `source`.
@@ -71,6 +76,9 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     }
 
     /// Removes a source added with `add`; values of it still in transit may be dropped.
+    ///
+    /// - Parameter source: a signal passed to `add(_:closePropagation:)`.
+    /// - Returns: true if it was a source and is removed now.
     @discardableResult
     public func remove(_ source: Signal<T>) -> Bool {
         let id = ObjectIdentifier(source)

@@ -9,10 +9,6 @@ import Darwin
 /// scheduler) and pass it as `Exec.custom(_:)`. Time-based operators take their clock from the
 /// context, so a virtual-time context makes them deterministic.
 public protocol ExecutionContext: Sendable {
-    /// Whether work submitted through `invoke` may run concurrently with other submitted work.
-    /// The library never relies on it: every non-direct stage is serialized by its own node.
-    var isConcurrent: Bool { get }
-
     /// Runs `work`, asynchronously unless the context documents otherwise (`Exec.main` runs
     /// it at once when called on the main thread).
     func invoke(_ work: @escaping @Sendable () -> Void)
@@ -60,6 +56,8 @@ public enum Exec: Sendable {
 
     /// Runs `work` on this context: asynchronously, except `.main` called on the main thread,
     /// which runs it at once (`.direct` uses a global queue, since it has no thread of its own).
+    ///
+    /// - Parameter work: the work to run.
     public func invoke(_ work: @escaping @Sendable () -> Void) {
         switch self {
         case .direct: DispatchQueue.global().async(execute: work)
@@ -73,6 +71,8 @@ public enum Exec: Sendable {
     }
 
     /// The context's clock. Dispatch contexts use the monotonic uptime clock.
+    ///
+    /// - Returns: the time since the clock's fixed origin.
     public func now() -> Duration {
         switch self {
         case .custom(let c): return c.now()
@@ -81,6 +81,11 @@ public enum Exec: Sendable {
     }
 
     /// Runs `work` once after `delay` on this context, unless the returned lifetime ends first.
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait.
+    ///   - work: the work to run.
+    /// - Returns: a lifetime that cancels the work when cancelled or released.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
         switch self {
         case .custom(let c):

@@ -33,26 +33,34 @@ public final class VirtualTimeContext: ExecutionContext {
     let state: Mutex<State>
 
     /// Creates a context whose clock starts at `start` (zero by default).
+    ///
+    /// - Parameter start: the clock's first reading.
     public init(start: Duration = .zero) {
         state = Mutex(State(now: start))
     }
 
-    /// Always `false`: submitted work runs one item at a time.
-    public var isConcurrent: Bool { false }
-
     /// The virtual clock: `start` plus every advance so far.
+    ///
+    /// - Returns: the virtual time.
     public func now() -> Duration {
         state.withLock { $0.now }
     }
 
     /// Queues `work` to run at the current virtual time, during the next `advance` or
     /// `runUntilIdle()` call (never inside this call).
+    ///
+    /// - Parameter work: the work to queue.
     public func invoke(_ work: @escaping @Sendable () -> Void) {
         _ = enqueue(after: .zero, work)
     }
 
     /// Queues `work` to run once the clock reaches `now() + delay` (a negative delay counts as
     /// zero). Cancelling or releasing the returned lifetime removes it from the queue.
+    ///
+    /// - Parameters:
+    ///   - delay: how far ahead of the virtual clock the work falls due.
+    ///   - work: the work to queue.
+    /// - Returns: a lifetime that removes the work from the queue when cancelled or released.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
         let sequence = enqueue(after: max(delay, .zero), work)
         return VirtualTimeLifetime(context: self, sequence: sequence)
@@ -70,12 +78,16 @@ public final class VirtualTimeContext: ExecutionContext {
 
     /// Moves the clock forward by `interval`, running every item due up to then, in time order.
     /// Work that items queue while running also runs if it falls due within the interval.
+    ///
+    /// - Parameter interval: how far to move the clock (a negative interval counts as zero).
     public func advance(by interval: Duration) {
         advance(to: now() + max(interval, .zero))
     }
 
     /// Moves the clock to `time` (if it is later than now), running every item due up to then,
     /// in time order; the clock reads each item's due time while that item runs.
+    ///
+    /// - Parameter time: the time to move the clock to.
     public func advance(to time: Duration) {
         while let work = popDue(upTo: time) {
             work()
@@ -93,6 +105,9 @@ public final class VirtualTimeContext: ExecutionContext {
     /// Runs queued work, moving the clock forward item by item, until nothing is left or
     /// `limit` items have run. Returns the number of items run. Repeating timers never leave the
     /// queue empty: use `advance(by:)` for those.
+    ///
+    /// - Parameter limit: the most items to run.
+    /// - Returns: the number of items run.
     @discardableResult
     public func runAll(limit: Int = 100_000) -> Int {
         var count = 0

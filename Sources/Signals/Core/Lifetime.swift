@@ -8,6 +8,10 @@ public protocol Lifetime: AnyObject, Sendable {
 }
 
 /// Appends a lifetime to an array of lifetimes: `lifetimes += signal.subscribeValues { … }`.
+///
+/// - Parameters:
+///   - lifetimes: the array that keeps the lifetimes.
+///   - lifetime: the lifetime to keep.
 @inlinable
 public func += <L: Lifetime>(lifetimes: inout [any Lifetime], lifetime: L) {
     lifetimes.append(lifetime)

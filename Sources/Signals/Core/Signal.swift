@@ -116,6 +116,9 @@ public class Signal<T: Sendable>: @unchecked Sendable {
 
     /// This signal's values delivered through a node of its own on `context`, which serializes
     /// them there. `.direct` returns `self`.
+    ///
+    /// - Parameter context: where the values are delivered from now on.
+    /// - Returns: the signal of the same values, delivered on `context`.
     @inlinable
     public func hop(to context: Exec) -> Signal<T> {
         if context.isDirect { return self }

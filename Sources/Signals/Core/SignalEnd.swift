@@ -38,8 +38,6 @@ public enum SignalBindError: Error, Sendable, Equatable {
     case duplicate
     /// The connection would make a loop in the graph.
     case loop
-    /// The thing to bind was cancelled or already ended.
-    case cancelled
 }
 
 extension Result where Failure == SignalEnd {

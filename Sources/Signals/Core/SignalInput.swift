@@ -20,6 +20,10 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
 
     /// Sends a value. Returns nil if it was accepted, `.inactive` if nothing is subscribed
     /// (the value is dropped), `.disconnected` if the stream has ended.
+    ///
+    /// - Parameter value: the value to send.
+    /// - Returns: nil if accepted; `.inactive` if nothing is subscribed (the value is
+    ///   dropped); `.disconnected` if the stream has ended.
     @inlinable @inline(__always) @discardableResult
     public final func send(value: T) -> SignalSendError? {
         let read = node.status.load(ordering: .relaxed)
@@ -35,6 +39,10 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Sends a value or an end.
+    ///
+    /// - Parameter result: the value or end to send.
+    /// - Returns: nil if accepted; `.inactive` if nothing is subscribed (the value is
+    ///   dropped); `.disconnected` if the stream has ended.
     @inlinable @discardableResult
     public final func send(result: Result<T, SignalEnd>) -> SignalSendError? {
         switch result {
@@ -45,12 +53,19 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
 
     /// Ends the stream. Later sends return `.disconnected`. An end sent while nothing is
     /// subscribed is kept and delivered to the first subscriber.
+    ///
+    /// - Parameter end: the end to send.
+    /// - Returns: nil if accepted (or kept for the first subscriber); `.disconnected` if the
+    ///   stream has already ended.
     @discardableResult
     public final func send(end: SignalEnd) -> SignalSendError? {
         node.sendEnd(end, expectedActive: expectedActive)
     }
 
     /// Ends the stream with `.complete`.
+    ///
+    /// - Returns: nil if accepted (or kept for the first subscriber); `.disconnected` if the
+    ///   stream has already ended.
     @discardableResult
     public final func complete() -> SignalSendError? { send(end: .complete) }
 
@@ -193,10 +208,16 @@ public struct SignalNext<T: Sendable>: Sendable {
     @inlinable init(_ sink: SignalSink<T>) { self.sink = sink }
 
     /// Emits a value.
+    ///
+    /// - Parameter value: the value to emit.
     @inlinable @inline(__always) public func send(value: T) { sink(.success(value)) }
     /// Emits a value or an end. Anything emitted after an end is dropped.
+    ///
+    /// - Parameter result: the value or end to emit.
     @inlinable @inline(__always) public func send(result: Result<T, SignalEnd>) { sink(result) }
     /// Emits an end. Anything emitted after it is dropped.
+    ///
+    /// - Parameter end: the end to emit.
     @inlinable public func send(end: SignalEnd) { sink(.failure(end)) }
     /// Emits `.complete`.
     @inlinable public func complete() { sink(.failure(.complete)) }

@@ -7,17 +7,17 @@ import Synchronization
 /// A struct rather than a bare function type: sinks pass through generic function types
 /// (`attachChain`, stage builders), and a bare closure would be re-abstracted there (a thunk
 /// per stage per value); inside a struct it keeps the one representation it was made with.
-public struct SignalSink<T: Sendable>: Sendable {
+@usableFromInline package struct SignalSink<T: Sendable>: Sendable {
     @usableFromInline let body: @Sendable (Result<T, SignalEnd>) -> Void
 
     /// A sink that runs `body` for each result.
-    @inlinable public init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+    @inlinable package init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
         self.body = body
     }
 
     /// Delivers a result.
     @inlinable @inline(__always)
-    public func callAsFunction(_ result: Result<T, SignalEnd>) { body(result) }
+    package func callAsFunction(_ result: Result<T, SignalEnd>) { body(result) }
 }
 
 /// What travels through a node's delivery queue: values, and graph changes, which take their

@@ -18,7 +18,7 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
 }
 
 /// What `DeliveryQueue.claimOrEnqueue(_:)` did with an element.
-public enum ClaimOutcome: Sendable {
+@usableFromInline package enum ClaimOutcome: Sendable {
     /// The node was idle and the caller now holds it: deliver the element (it was not
     /// queued), then drain with `nextOrRelease()` until it returns nil.
     case claimed
@@ -37,7 +37,7 @@ public enum ClaimOutcome: Sendable {
 /// on the holding thread) is queued like any other, so re-entrancy never grows the stack.
 ///
 /// Conforming types never run user code: the caller delivers, outside every lock.
-public protocol DeliveryQueue<Element>: AnyObject, Sendable {
+@usableFromInline package protocol DeliveryQueue<Element>: AnyObject, Sendable {
     associatedtype Element
 
     /// An empty, idle queue.
@@ -83,7 +83,7 @@ public protocol DeliveryQueue<Element>: AnyObject, Sendable {
 
 extension DeliveryQueue {
     /// Queues that never hand over keep draining until they are empty.
-    public func offerHandoff() -> Bool { false }
+    @usableFromInline package func offerHandoff() -> Bool { false }
 }
 
 /// A non-zero token for the current thread, with its two lowest bits clear (the lock-free

@@ -23,7 +23,7 @@ import Darwin
 /// **Ordering trap.** When the holder finds a slot claimed but not yet written, it waits for it
 /// rather than leaving: the tail says the element exists, and leaving would let that sender's
 /// next element take the fast path and overtake it.
-public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
+@usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
     /// The claim word, on a cache line of its own.
@@ -42,7 +42,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     @exclusivity(unchecked) @usableFromInline var head: Int = 0
     @exclusivity(unchecked) @usableFromInline var headBlock: QueueBlock<Element>
 
-    public init() {
+    @usableFromInline package init() {
         let first = QueueBlock<Element>.allocate()
         headBlock = first
         tailBlock = Atomic(first.address)
@@ -77,7 +77,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     // MARK: DeliveryQueue
 
     @inlinable
-    public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+    package func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
         let token = currentThreadToken()
         if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
             return .claimed
@@ -87,20 +87,20 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     }
 
     @inlinable
-    public func tryClaim() -> Bool {
+    package func tryClaim() -> Bool {
         claim.compareExchange(
             expected: 0, desired: currentThreadToken(), successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged
     }
 
     @inlinable
-    public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+    package func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
         push(element)
         return announce(currentThreadToken())
     }
 
     @inlinable
-    public func nextOrRelease() -> Element? {
+    package func nextOrRelease() -> Element? {
         if let e = pop() { return e }
         var word = claim.load(ordering: .relaxed)
         while true {
@@ -121,7 +121,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     }
 
     @inlinable @inline(__always)
-    public func releaseIfIdle() -> Bool {
+    package func releaseIfIdle() -> Bool {
         // After `.claimed`, the word is this thread's token, plus the flag if anything was
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
         // or by claiming an idle node), so one CAS releases.
@@ -130,7 +130,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         ).exchanged
     }
 
-    public func adoptClaim() {
+    @usableFromInline package func adoptClaim() {
         let token = currentThreadToken()
         var word = claim.load(ordering: .relaxed)
         while true {
@@ -141,11 +141,11 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         }
     }
 
-    public var isHeldByCurrentThread: Bool {
+    @usableFromInline package var isHeldByCurrentThread: Bool {
         claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
     }
 
-    public func offerHandoff() -> Bool {
+    @usableFromInline package func offerHandoff() -> Bool {
         let token = currentThreadToken()
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.

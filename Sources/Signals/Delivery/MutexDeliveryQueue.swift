@@ -4,7 +4,7 @@ import Synchronization
 /// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
 ///
 /// The lock is held only to edit this state: elements are delivered, and released, outside it.
-public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
+@usableFromInline package final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
     @usableFromInline
     struct State: ~Copyable {
         @usableFromInline var holder: UInt = 0
@@ -22,12 +22,12 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
     @exclusivity(unchecked) @usableFromInline var batchIndex: Int = 0
 
-    public init() {
+    @usableFromInline package init() {
         state = Mutex(State())
     }
 
     @inlinable
-    public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+    package func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
         let token = currentThreadToken()
         return state.withLock { s -> ClaimOutcome in
             if s.holder == 0 {
@@ -47,7 +47,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
-    public func tryClaim() -> Bool {
+    package func tryClaim() -> Bool {
         let token = currentThreadToken()
         return state.withLock { s -> Bool in
             if s.holder != 0 { return false }
@@ -57,7 +57,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
-    public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+    package func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
         let token = currentThreadToken()
         var carried: Element? = consume element
         return state.withLock { s -> Bool in
@@ -71,7 +71,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
-    public func nextOrRelease() -> Element? {
+    package func nextOrRelease() -> Element? {
         if batchIndex < batch.count {
             let e = batch[batchIndex]
             batchIndex &+= 1
@@ -94,7 +94,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     }
 
     @inlinable
-    public func releaseIfIdle() -> Bool {
+    package func releaseIfIdle() -> Bool {
         state.withLock { s -> Bool in
             if s.pending.isEmpty {
                 s.holder = 0
@@ -104,12 +104,12 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         }
     }
 
-    public func adoptClaim() {
+    @usableFromInline package func adoptClaim() {
         let token = currentThreadToken()
         state.withLock { $0.holder = token }
     }
 
-    public func offerHandoff() -> Bool {
+    @usableFromInline package func offerHandoff() -> Bool {
         let token = currentThreadToken()
         state.withLock { $0.handoffOffered = true }
         // Each look takes the mutex, so look a few times only.
@@ -123,7 +123,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         }
     }
 
-    public var isHeldByCurrentThread: Bool {
+    @usableFromInline package var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
         return state.withLock { $0.holder == token }
     }

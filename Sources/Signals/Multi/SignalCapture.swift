@@ -5,6 +5,8 @@ extension Signal {
     /// example a `continuous` signal's latest value): available at once as `values` and `end`.
     /// Values that arrive later are held until the capture is subscribed or bound, then
     /// released in order.
+    ///
+    /// - Returns: the capture; it takes this signal's single output (or a branch of a multi).
     public func capture() -> SignalCapture<T> {
         SignalCapture(signal: self)
     }
@@ -59,6 +61,9 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
 
     /// A signal of the held values and everything after them (preceded by the activation
     /// values when `resend` is true). Its output can be taken once.
+    ///
+    /// - Parameter resend: whether to send the activation values (`values`, `end`) again first.
+    /// - Returns: the signal of the held values and everything after them; its output can be taken once.
     public func signal(resend: Bool = false) -> Signal<T> {
         let node = self.node
         let held = self.held
@@ -84,6 +89,12 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Subscribes to the held values and everything after them.
+    ///
+    /// - Parameters:
+    ///   - resend: whether to send the activation values again first.
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value, then the end.
+    /// - Returns: the output that keeps the subscription alive.
     @discardableResult
     public func subscribe(resend: Bool = false, context: Exec = .direct,
                           _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalOutput<T> {
@@ -91,6 +102,12 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Subscribes to the held values and everything after them, values only.
+    ///
+    /// - Parameters:
+    ///   - resend: whether to send the activation values again first.
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value.
+    /// - Returns: the output that keeps the subscription alive.
     @discardableResult
     public func subscribeValues(resend: Bool = false, context: Exec = .direct,
                                 _ handler: @escaping @Sendable (T) -> Void) -> SignalOutput<T> {
@@ -100,6 +117,10 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     /// Sends the held values and everything after them into `input`.
     /// - Returns: the junction carrying the values (keep it: releasing it disconnects), or
     ///   why the binding was refused.
+    ///
+    /// - Parameters:
+    ///   - input: the input to send into.
+    ///   - resend: whether to send the activation values again first.
     public func bind(to input: SignalInput<T>, resend: Bool = false) -> Result<SignalJunction<T>, SignalBindError> {
         if connected.load(ordering: .acquiring) { return .failure(.duplicate) }
         let s = signal(resend: resend)

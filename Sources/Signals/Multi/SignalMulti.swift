@@ -219,6 +219,8 @@ final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
 extension Signal {
     /// Many outputs; each new branch first gets the latest value (if any), or only the end
     /// once the stream has ended. Active at once: values sent before any branch are cached.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuous() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
@@ -228,6 +230,9 @@ extension Signal {
 
     /// Many outputs; each new branch first gets the latest value, `initialValue` until one
     /// arrives (only the end, once the stream has ended). Active at once.
+    ///
+    /// - Parameter initialValue: the value a branch gets until the first value arrives.
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuous(initialValue: T) -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: [initialValue]) { values, v in
@@ -237,6 +242,8 @@ extension Signal {
 
     /// Like `continuous()`, but lazy: active only while it has branches, and the latest value
     /// is forgotten when the last branch leaves.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuousWhileActive() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
@@ -245,6 +252,8 @@ extension Signal {
     }
 
     /// Many outputs; each new branch first gets every value so far. Active at once.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func playback() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) }, eager: true)
@@ -252,6 +261,8 @@ extension Signal {
 
     /// Like `playback()`, but lazy: active only while it has branches, and the values are
     /// forgotten when the last branch leaves.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func playbackWhileActive() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in values.append(v) }
@@ -260,6 +271,8 @@ extension Signal {
 
     /// Many outputs; a new branch gets only values sent after it joined. Lazy: active only
     /// while it has branches.
+    ///
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func multicast() -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: [], update: nil), eager: false)
@@ -268,6 +281,11 @@ extension Signal {
     /// Many outputs with a cache of your own: `updater` edits the cached values for each new
     /// value (starting from `initials`), and new branches first get what it kept. Active at
     /// once.
+    ///
+    /// - Parameters:
+    ///   - initials: the values kept before any value arrives.
+    ///   - updater: updates the kept values with each new value.
+    /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func buffer(initials: [T] = [], updater: @escaping @Sendable (inout [T], T) -> Void) -> SignalMulti<T> {
         SignalMulti.make(upstream: self, cache: MultiCache(values: initials, update: updater), eager: true)

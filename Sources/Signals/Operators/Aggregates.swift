@@ -8,6 +8,10 @@ extension Signal {
     // MARK: - Aggregates
 
     /// Emits the number of values when the signal completes (`count`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the count.
     @inlinable
     public func count(context: Exec = .direct) -> Signal<Int> {
         reduce(initialValue: 0, context: context) { n, _ in n + 1 }
@@ -15,6 +19,12 @@ extension Signal {
 
     /// Emits the smallest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`min`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - areInIncreasingOrder: true if its first argument comes before its second.
+    /// - Returns: the signal of the smallest value.
     @inlinable
     public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
         extreme(context: context) { candidate, current in areInIncreasingOrder(candidate, current) }
@@ -22,18 +32,32 @@ extension Signal {
 
     /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`max`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - areInIncreasingOrder: true if its first argument comes before its second.
+    /// - Returns: the signal of the largest value.
     @inlinable
     public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
         extreme(context: context) { candidate, current in areInIncreasingOrder(current, candidate) }
     }
 
     /// Emits the smallest value when the signal completes (`min`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the smallest value.
     @inlinable
     public func min(context: Exec = .direct) -> Signal<T> where T: Comparable {
         min(context: context) { $0 < $1 }
     }
 
     /// Emits the largest value when the signal completes (`max`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the largest value.
     @inlinable
     public func max(context: Exec = .direct) -> Signal<T> where T: Comparable {
         max(context: context) { $0 < $1 }
@@ -57,6 +81,10 @@ extension Signal {
     }
 
     /// Emits the sum of the values (zero if none) when the signal completes (`sum`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the sum.
     @inlinable
     public func sum(context: Exec = .direct) -> Signal<T> where T: AdditiveArithmetic {
         reduce(initialValue: T.zero, context: context) { $0 + $1 }
@@ -64,6 +92,10 @@ extension Signal {
 
     /// Emits the mean of the values when the signal completes; completes without a value if
     /// there were none (`average`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the mean.
     @inlinable
     public func average(context: Exec = .direct) -> Signal<T> where T: FloatingPoint {
         transform(initialState: (T.zero, 0), context: context) { (s: inout (T, Int), r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -82,6 +114,12 @@ extension Signal {
 
     /// Emits `false` and completes at the first value for which `predicate` is false, or `true`
     /// when the signal completes (`all`, `allSatisfy`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the verdict.
     @inlinable
     public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
@@ -102,6 +140,12 @@ extension Signal {
 
     /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
     /// when the signal completes (`contains(where:)`, `any`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the verdict.
     @inlinable
     public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
@@ -121,6 +165,12 @@ extension Signal {
     }
 
     /// Emits whether the signal sends `value` (`contains`).
+    ///
+    /// - Parameters:
+    ///   - value: the value to look for.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the verdict.
     @inlinable
     public func contains(_ value: T, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
         contains(context: context) { $0 == value }
@@ -129,6 +179,12 @@ extension Signal {
     /// Emits the first value for which `predicate` is true, or `nil` if the signal completes
     /// without one, then completes (`find`). Unlike `first(where:)`, it always emits once on
     /// completion.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the value found, or nil.
     @inlinable
     public func find(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T?> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T?>) in
@@ -152,6 +208,12 @@ extension Signal {
     /// completed. An error or cancellation of either ends the result with it.
     ///
     /// State: the values one signal is ahead by and which signals completed, per activation.
+    ///
+    /// - Parameters:
+    ///   - other: the other input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the verdict.
     public func sequenceEqual(_ other: Signal<T>, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
         typealias S = (ahead: [T], aheadIsFirst: Bool, head: Int, done: InputSet)
         return combine(other, initialState: S([], true, 0, InputSet()), context: context) {
@@ -200,6 +262,10 @@ extension Signal {
     /// Emits all values as one array when the signal completes (`toArray`, `collect()`).
     ///
     /// State: the array, per activation.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the array.
     @inlinable
     public func toArray(context: Exec = .direct) -> Signal<[T]> {
         transform(initialState: [T](), context: context) { (all: inout [T], r: Result<T, SignalEnd>, next: SignalNext<[T]>) in
@@ -220,6 +286,12 @@ extension Signal {
     // MARK: - Taps
 
     /// Calls `action` with each value as it passes (`do(onNext:)`, `handleEvents`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - action: runs with each value.
+    /// - Returns: this signal's results, unchanged.
     @inlinable
     public func onValue(context: Exec = .direct, _ action: @escaping @Sendable (T) -> Void) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -229,6 +301,12 @@ extension Signal {
     }
 
     /// Calls `action` with the end as it passes (`do(onCompleted:onError:)`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - action: runs with the end.
+    /// - Returns: this signal's results, unchanged.
     @inlinable
     public func onEnd(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) -> Void) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -238,6 +316,12 @@ extension Signal {
     }
 
     /// Calls `action` with each result (value or end) as it passes.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - action: runs with each value and the end.
+    /// - Returns: this signal's results, unchanged.
     @inlinable
     public func onResult(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -248,6 +332,11 @@ extension Signal {
 
     /// Logs activation, each value, the end and deactivation, prefixed with `identifier`
     /// (`debug`). `log` defaults to `print`; pass your own to capture the lines.
+    ///
+    /// - Parameters:
+    ///   - identifier: the prefix of each logged line.
+    ///   - log: receives each line (`print` by default).
+    /// - Returns: this signal's results, unchanged.
     public func debug(
         _ identifier: String = "Signal",
         log: @escaping @Sendable (String) -> Void = { print($0) }

@@ -27,10 +27,15 @@ extension Signal {
     ///
     /// State: the iterating task, per activation; its elements reach the stage through the
     /// stage's private input.
+    ///
+    /// - Parameters:
+    ///   - sequence: the sequence iterated on each activation.
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal of the elements.
     public static func from<S: AsyncSequence & Sendable>(
         asyncSequence sequence: S, delivery: DeliveryVariant = .lockFree
     ) -> Signal<T> where S.Element == T {
-        Signal<Never>.silent(delivery: delivery).stage(initialState: TaskLifetime?.none, eventType: Result<T, SignalEnd>.self) {
+        Signal<Never>.never(delivery: delivery).stage(initialState: TaskLifetime?.none, eventType: Result<T, SignalEnd>.self) {
             (task: inout TaskLifetime?, e: StageEvent<Never, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
             switch e {
             case .activated:

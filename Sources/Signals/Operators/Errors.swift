@@ -16,6 +16,9 @@ extension Signal {
     /// (`catchError`, `catch`). Values, `.complete` and `.cancelled` pass through.
     ///
     /// State: the recovery subscription, per activation.
+    ///
+    /// - Parameter recover: makes the signal to continue with from the error.
+    /// - Returns: the signal with the error replaced.
     public func catchError(_ recover: @escaping @Sendable (any Error) -> Signal<T>) -> Signal<T> {
         stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
             (recovery: inout SignalOutput<T>?, e: StageEvent<T, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
@@ -35,6 +38,12 @@ extension Signal {
 
     /// When this signal fails with `.other(_)`, emits `value` and completes
     /// (`catchErrorJustReturn`, `replaceError(with:)`).
+    ///
+    /// - Parameters:
+    ///   - value: the value to emit in place of the error.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal with the error replaced.
     @inlinable
     public func catchError(returning value: T, context: Exec = .direct) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -55,6 +64,11 @@ extension Signal {
     /// ReactiveX's `retry` re-subscribes the *same* cold observable; a `Signal` has one output
     /// for its lifetime, so the source is given as a factory instead.
     /// State: the current attempt's subscription and the number of retries used, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: the most attempts after the first one fails.
+    ///   - attempt: makes the signal of each attempt.
+    /// - Returns: the signal of the attempts' values.
     public static func retry(count: Int, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
         retry(when: { _, n in n <= count ? Signal<Void>.just(()) : nil }, attempt)
     }
@@ -67,12 +81,18 @@ extension Signal {
     ///
     /// State: the current attempt's and trigger's subscriptions, the pending error and the
     /// retry count, per activation.
+    ///
+    /// - Parameters:
+    ///   - shouldRetry: given the error and the retry number, returns a signal whose first
+    ///     value starts the next attempt, or nil to pass the error on.
+    ///   - attempt: makes the signal of each attempt.
+    /// - Returns: the signal of the attempts' values.
     public static func retry(
         when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) -> Signal<Void>?,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         typealias S = (attempt: SignalOutput<T>?, trigger: SignalOutput<Void>?, retries: Int, error: (any Error)?)
-        return Signal<Never>.silent().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
+        return Signal<Never>.never().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
             func start() {
                 let n = s.retries
@@ -120,6 +140,13 @@ extension Signal {
     ///
     /// State: the timer's lifetime and a generation number, per activation; the timer's firing
     /// reaches the stage through its private input.
+    ///
+    /// - Parameters:
+    ///   - interval: how long to wait.
+    ///   - resetOnValue: whether each value restarts the wait.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: this signal's results, or the timeout error.
     public func timeout(interval: Duration, resetOnValue: Bool = true, context: Exec = .global) -> Signal<T> {
         typealias S = (timer: (any Lifetime)?, generation: Int)
         return stage(initialState: S(nil, 0), eventType: Int.self) {

@@ -9,6 +9,12 @@ extension Signal {
 
     /// Emits the first value for which `predicate` is true, then completes; completes without a
     /// value if the signal ends first (`first(where:)` in Combine).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of at most one value.
     @inlinable
     public func first(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -28,6 +34,12 @@ extension Signal {
     /// without a value if there was none. Errors pass through without a value.
     ///
     /// State: the latest matching value, per activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of at most one value.
     @inlinable
     public func last(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
         transform(initialState: T?.none, context: context) { (last: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -48,6 +60,12 @@ extension Signal {
     /// `.noElements` if the signal completes without one (`single` in ReactiveX).
     ///
     /// State: the matching value, per activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of at most one value.
     @inlinable
     public func single(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
         transform(initialState: T?.none, context: context) { (found: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -76,6 +94,12 @@ extension Signal {
     /// if the signal ends first (`elementAt`, `output(at:)`).
     ///
     /// State: a countdown, per activation.
+    ///
+    /// - Parameters:
+    ///   - index: the position of the value to emit, counting from zero.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of at most one value.
     @inlinable
     public func elementAt(_ index: Int, context: Exec = .direct) -> Signal<T> {
         precondition(index >= 0, "elementAt needs a non-negative index")
@@ -98,6 +122,12 @@ extension Signal {
     /// Drops the first `count` values (`skip`, `dropFirst`).
     ///
     /// State: a countdown, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: how many values to drop.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the remaining values.
     @inlinable
     public func skip(_ count: Int, context: Exec = .direct) -> Signal<T> {
         transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -114,6 +144,12 @@ extension Signal {
     /// arrived (`skipLast`, `dropLast`).
     ///
     /// State: a ring of the last `count` values, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: how many of the last values to drop.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the remaining values.
     @inlinable
     public func skipLast(_ count: Int, context: Exec = .direct) -> Signal<T> {
         guard count > 0 else { return transform(context: context) { r, next in next.send(result: r) } }
@@ -139,6 +175,12 @@ extension Signal {
     /// everything through (`skipWhile`, `drop(while:)`).
     ///
     /// State: whether the gate has opened, per activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the remaining values.
     @inlinable
     public func skipWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
         transform(initialState: false, context: context) { (open: inout Bool, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -157,6 +199,12 @@ extension Signal {
     /// The trigger's end is ignored: if it ends without a value, everything is dropped.
     ///
     /// State: whether the trigger has fired, per activation.
+    ///
+    /// - Parameters:
+    ///   - trigger: the signal whose first value lets values through.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the remaining values.
     public func skipUntil<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
         combine(trigger, initialState: false, context: context) { (open: inout Bool, e: EitherResult2<T, U>, next: SignalNext<T>) in
             switch e {
@@ -178,6 +226,12 @@ extension Signal {
     /// completes when the first value or end arrives.
     ///
     /// State: a countdown, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: how many values to emit.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the values taken.
     @inlinable
     public func take(_ count: Int, context: Exec = .direct) -> Signal<T> {
         transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -198,6 +252,12 @@ extension Signal {
     /// pass through without values.
     ///
     /// State: a ring of the last `count` values, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: how many of the last values to emit.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the values taken.
     @inlinable
     public func takeLast(_ count: Int, context: Exec = .direct) -> Signal<T> {
         transform(initialState: ([T](), 0), context: context) { (s: inout ([T], Int), r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -223,6 +283,12 @@ extension Signal {
 
     /// Emits values while `predicate` is true and completes at the first value for which it is
     /// false (`takeWhile`, `prefix(while:)`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the values taken.
     @inlinable
     public func takeWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -238,6 +304,12 @@ extension Signal {
     /// Emits values until `trigger` sends its first value, then completes (`takeUntil`,
     /// `prefix(untilOutputFrom:)`). An error from the trigger ends the result with that error;
     /// its completion or cancellation is ignored.
+    ///
+    /// - Parameters:
+    ///   - trigger: the signal whose first value completes the result.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the values taken.
     public func takeUntil<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
         combine(trigger, context: context) { (e: EitherResult2<T, U>, next: SignalNext<T>) in
             switch e {
@@ -254,6 +326,10 @@ extension Signal {
     }
 
     /// Drops every value and passes the end through (`ignoreElements`, `ignoreOutput`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the end alone.
     @inlinable
     public func ignoreElements(context: Exec = .direct) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -267,6 +343,12 @@ extension Signal {
     /// last sample (`sample`). Ends when either signal ends (with that signal's end).
     ///
     /// State: the latest unsampled value, per activation.
+    ///
+    /// - Parameters:
+    ///   - trigger: the signal whose values take the samples.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the samples.
     public func sample<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
         combine(trigger, initialState: T?.none, context: context) { (latest: inout T?, e: EitherResult2<T, U>, next: SignalNext<T>) in
             switch e {
@@ -289,6 +371,13 @@ extension Signal {
     /// completing or being cancelled keeps its last value in use.
     ///
     /// State: `other`'s latest value, per activation.
+    ///
+    /// - Parameters:
+    ///   - other: the other input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: makes the emitted value from each value and the latest of `other`.
+    /// - Returns: the signal of the combined values.
     public func withLatestFrom<U: Sendable, V: Sendable>(
         _ other: Signal<U>,
         context: Exec = .direct,
@@ -311,6 +400,12 @@ extension Signal {
     }
 
     /// Emits the latest value of `other` each time this signal sends a value (`withLatestFrom`).
+    ///
+    /// - Parameters:
+    ///   - other: the other input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the combined values.
     public func withLatestFrom<U: Sendable>(_ other: Signal<U>, context: Exec = .direct) -> Signal<U> {
         withLatestFrom(other, context: context) { _, u in u }
     }

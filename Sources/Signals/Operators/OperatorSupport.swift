@@ -31,6 +31,10 @@ public struct Timestamped<Value: Sendable>: Sendable {
     public var time: Duration
 
     /// Pairs `value` with `time`.
+    ///
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - time: the context's time when the value passed.
     public init(value: Value, time: Duration) {
         self.value = value
         self.time = time
@@ -47,6 +51,10 @@ public struct TimeIntervalled<Value: Sendable>: Sendable {
     public var interval: Duration
 
     /// Pairs `value` with `interval`.
+    ///
+    /// - Parameters:
+    ///   - value: the value.
+    ///   - interval: the time since the previous value.
     public init(value: Value, interval: Duration) {
         self.value = value
         self.interval = interval
@@ -177,12 +185,6 @@ extension Signal {
                 break
             }
         }
-    }
-
-    /// A signal that sends nothing and never ends while active (the upstream of source stages).
-    @usableFromInline
-    static func silent(delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        never(delivery: delivery)
     }
 }
 

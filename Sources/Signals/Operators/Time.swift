@@ -17,8 +17,16 @@ extension Signal {
     /// (`timer`).
     ///
     /// State: the timer's lifetime, per activation.
+    ///
+    /// - Parameters:
+    ///   - interval: how long after activation it sends.
+    ///   - value: the value to send.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal.
     public static func timer(interval: Duration, value: T, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<T> {
-        Signal<Never>.silent(delivery: delivery).stage(initialState: (any Lifetime)?.none, eventType: Void.self) {
+        Signal<Never>.never(delivery: delivery).stage(initialState: (any Lifetime)?.none, eventType: Void.self) {
             (timer: inout (any Lifetime)?, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
             switch e {
             case .activated:
@@ -40,6 +48,12 @@ extension Signal {
     /// emitted before the completion; errors and cancellation drop it.
     ///
     /// State: the waiting value, the timer's lifetime and a generation number, per activation.
+    ///
+    /// - Parameters:
+    ///   - interval: how long a value must be followed by no other.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values let through.
     public func debounce(interval: Duration, context: Exec = .global) -> Signal<T> {
         typealias S = (pending: T?, timer: (any Lifetime)?, generation: Int)
         return stage(initialState: S(nil, nil, 0), eventType: Int.self) {
@@ -73,6 +87,12 @@ extension Signal {
     ///
     /// State: the time of the last value let through, per activation (read from
     /// `context.now()`; no timer is needed).
+    ///
+    /// - Parameters:
+    ///   - interval: how long values are dropped after one is emitted.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values let through.
     @inlinable
     public func throttleFirst(interval: Duration, context: Exec = .global) -> Signal<T> {
         transform(initialState: Duration?.none) { (last: inout Duration?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -95,6 +115,12 @@ extension Signal {
     /// completion; errors and cancellation drop it.
     ///
     /// State: the waiting value and the window's timer, per activation.
+    ///
+    /// - Parameters:
+    ///   - interval: the length of each window.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values let through.
     public func throttleLast(interval: Duration, context: Exec = .global) -> Signal<T> {
         typealias S = (pending: T?, timer: (any Lifetime)?)
         return stage(initialState: S(nil, nil), eventType: Void.self) {
@@ -128,6 +154,12 @@ extension Signal {
     ///
     /// State: a queue of waiting results with their due times, the timer for the first of them
     /// and a generation number, per activation.
+    ///
+    /// - Parameters:
+    ///   - interval: how much later each value is emitted.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the delayed values.
     public func delay(interval: Duration, context: Exec = .global) -> Signal<T> {
         typealias S = (queue: [(due: Duration, result: Result<T, SignalEnd>)], head: Int, timer: (any Lifetime)?, generation: Int)
         return stage(initialState: S([], 0, nil, 0), eventType: Int.self) {
@@ -172,6 +204,10 @@ extension Signal {
     // MARK: - Time stamps
 
     /// Pairs each value with `context.now()` at the moment it passes (`timestamp`).
+    ///
+    /// - Parameter context: where its timers run and whose clock it reads (`.global` by default;
+    ///   `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of timestamped values.
     @inlinable
     public func timestamp(context: Exec = .global) -> Signal<Timestamped<T>> {
         map { Timestamped(value: $0, time: context.now()) }
@@ -181,6 +217,10 @@ extension Signal {
     /// first (`timeInterval`), measured on `context`'s clock.
     ///
     /// State: the time of the previous value (or of activation), per activation.
+    ///
+    /// - Parameter context: where its timers run and whose clock it reads (`.global` by default;
+    ///   `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values with their intervals.
     public func timeInterval(context: Exec = .global) -> Signal<TimeIntervalled<T>> {
         stage(initialState: Duration.zero, eventType: Never.self) {
             (last: inout Duration, e: StageEvent<T, Never>, _, next: SignalNext<TimeIntervalled<T>>) in
@@ -207,6 +247,13 @@ extension Signal {
     /// the values collected so far are emitted (if any) before it; errors drop them.
     ///
     /// State: the array being filled, the span's timer and a generation number, per activation.
+    ///
+    /// - Parameters:
+    ///   - timeSpan: how long each group of values is collected.
+    ///   - count: the most values in one array.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of arrays.
     public func buffer(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<[T]> {
         precondition(count > 0, "buffer(timeSpan:count:) needs a positive count")
         typealias S = (buffer: [T], timer: (any Lifetime)?, generation: Int)
@@ -253,6 +300,13 @@ extension Signal {
     /// ends the open window too.
     /// State: the open window's input, its count, the span's timer and a generation number,
     /// per activation.
+    ///
+    /// - Parameters:
+    ///   - timeSpan: how long each group of values is collected.
+    ///   - count: the most values in one window.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of windows.
     public func window(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<Signal<T>> {
         precondition(count > 0, "window(timeSpan:count:) needs a positive count")
         typealias S = (window: SignalInput<T>?, count: Int, timer: (any Lifetime)?, generation: Int)
@@ -289,6 +343,13 @@ extension Signal {
 
 extension Signal where T == Void {
     /// A signal that sends `()` once, `interval` after it is activated, then completes (`timer`).
+    ///
+    /// - Parameters:
+    ///   - interval: how long after activation it sends.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal.
     public static func timer(interval: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Void> {
         timer(interval: interval, value: (), context: context, delivery: delivery)
     }
@@ -299,10 +360,17 @@ extension Signal where T == Int {
     /// are scheduled against the activation time, so they do not drift.
     ///
     /// State: the activation time, the tick count and the next tick's timer, per activation.
+    ///
+    /// - Parameters:
+    ///   - period: the time between ticks.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal of tick numbers.
     public static func interval(_ period: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
         precondition(period > .zero, "interval needs a positive period")
         typealias S = (start: Duration, ticks: Int, timer: (any Lifetime)?)
-        return Signal<Never>.silent(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
             (s: inout S, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<Int>) in
             switch e {
             case .activated:

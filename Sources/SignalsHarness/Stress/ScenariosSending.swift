@@ -258,7 +258,7 @@ public struct InputReleaseScenario: StressScenario {
 /// with `nextOrRelease` until nil; asynchronous senders enqueue, and the one that finds the
 /// queue idle drains it on a dispatch queue after `adoptClaim()`. Lets the tests plug in a
 /// deliberately broken queue.
-public final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable where Q.Element == StressMsg {
+package final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable where Q.Element == StressMsg {
     let queue = Q()
     let handler: @Sendable (StressMsg, StressQueueDriver<Q>) -> Void
 
@@ -299,7 +299,7 @@ public final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable wher
 /// path), and the handler re-sends some values.
 ///
 /// Arbiter: exactly once, per-sender FIFO, no overlapping entry.
-public struct DeliveryQueueScenario<Q: DeliveryQueue>: StressScenario where Q.Element == StressMsg {
+package struct DeliveryQueueScenario<Q: DeliveryQueue>: StressScenario where Q.Element == StressMsg {
     public let name: String
     public init(name: String, queue: Q.Type) { self.name = name }
     public var summary: String { "T threads into a bare DeliveryQueue (sync and async drains, re-entrant sends)" }

@@ -279,7 +279,7 @@ struct Five {
         #expect(rec.values == [1, 4])
         #expect(rec.end == .complete)
         let g = Five(v)
-        let rec2 = Recorder(g.signals[0].amb(g.signals[1]))
+        let rec2 = Recorder(g.signals[0].race(g.signals[1]))
         g.inputs[1].send(end: .other(TestError.boom))
         g.inputs[0].send(value: 1)
         #expect(rec2.values == [])

@@ -260,14 +260,14 @@ struct Point: Sendable, Equatable {
 
     @Test(arguments: variants) func keyPath(_ v: DeliveryVariant) {
         let (input, signal) = Signal<Point>.create(delivery: v)
-        let rec = Recorder(signal.keyPath(\.y))
+        let rec = Recorder(signal.map(\.y))
         input.send(value: Point(x: 1, y: 2))
         input.send(value: Point(x: 3, y: 4))
         input.send(end: .other(TestError.boom))
         #expect(rec.values == [2, 4])
         #expect(rec.end == .boom)
         let (input2, signal2) = Signal<Point>.create(delivery: v)
-        let shared = signal2.keyPath(\.x).multicast()
+        let shared = signal2.map(\.x).multicast()
         let a = Recorder(shared)
         input2.send(value: Point(x: 1, y: 0))
         a.cancel()

@@ -53,6 +53,13 @@ extension Signal {
     /// every later value (`scan` in ReactiveX and Combine).
     ///
     /// State: the running result, in the stage's per-activation state.
+    ///
+    /// - Parameters:
+    ///   - initialValue: the starting result.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value.
+    /// - Returns: the signal of running results.
     @inlinable
     public func scan<U: Sendable>(
         initialValue: U,
@@ -75,6 +82,13 @@ extension Signal {
     /// result.
     ///
     /// State: the running result, in the stage's per-activation state.
+    ///
+    /// - Parameters:
+    ///   - initialValue: the starting result.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value.
+    /// - Returns: the signal of the result.
     @inlinable
     public func reduce<U: Sendable>(
         initialValue: U,
@@ -105,6 +119,9 @@ extension Signal {
     /// input was released is simply done).
     /// State: the inner subscriptions, in the stage's per-activation state; inner values reach
     /// the stage through its private input, serialized with upstream values.
+    ///
+    /// - Parameter transform: makes an inner signal from each value.
+    /// - Returns: the signal of every inner signal's values.
     public func flatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
         flatten(.merge(limit: .max), transform)
     }
@@ -112,6 +129,11 @@ extension Signal {
     /// Like `flatMap(_:)`, but with at most `maxConcurrent` inner signals subscribed at once;
     /// the signals made from later values wait, in order, for a running one to complete
     /// (`flatMap(maxPublishers:)`, `merge(maxConcurrent:)`).
+    ///
+    /// - Parameters:
+    ///   - maxConcurrent: the most inner signals subscribed at once.
+    ///   - transform: makes an inner signal from each value.
+    /// - Returns: the signal of every inner signal's values.
     public func flatMap<U: Sendable>(
         maxConcurrent: Int,
         _ transform: @escaping @Sendable (T) -> Signal<U>
@@ -122,12 +144,18 @@ extension Signal {
 
     /// Like `flatMap(_:)`, but a new value cancels the inner signal made from the previous one
     /// (`flatMapLatest` in RxSwift, `switchToLatest` in Combine).
+    ///
+    /// - Parameter transform: makes an inner signal from each value.
+    /// - Returns: the signal of the inner signals' values.
     public func flatMapLatest<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
         flatten(.latest, transform)
     }
 
     /// Like `flatMap(_:)`, but values that arrive while an inner signal is running are ignored
     /// (`flatMapFirst` in RxSwift, `exhaustMap` in RxJS).
+    ///
+    /// - Parameter transform: makes an inner signal from each value.
+    /// - Returns: the signal of the inner signals' values.
     public func flatMapFirst<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
         flatten(.first, transform)
     }
@@ -136,12 +164,17 @@ extension Signal {
     /// signal is subscribed when the previous one completes (`concatMap`).
     ///
     /// `transform` runs when the value arrives; its signal is subscribed later.
+    ///
+    /// - Parameter transform: makes an inner signal from each value.
+    /// - Returns: the signal of the inner signals' values, in order.
     public func concatMap<U: Sendable>(_ transform: @escaping @Sendable (T) -> Signal<U>) -> Signal<U> {
         flatten(.merge(limit: 1), transform)
     }
 
     /// Forwards the values of the latest signal this signal has delivered, cancelling the previous
     /// one (`switchLatest` in RxSwift, `switchToLatest` in Combine).
+    ///
+    /// - Returns: the signal of the latest inner signal's values.
     public func switchLatest<U: Sendable>() -> Signal<U> where T == Signal<U> {
         flatten(.latest) { $0 }
     }
@@ -213,6 +246,10 @@ extension Signal {
 
     /// Turns every result, including the end, into a value; the result then completes
     /// (`materialize`).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of results as values.
     @inlinable
     public func materialize(context: Exec = .direct) -> Signal<Result<T, SignalEnd>> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Result<T, SignalEnd>>) in
@@ -222,6 +259,10 @@ extension Signal {
     }
 
     /// The inverse of `materialize()`: sends each `Result` as a value or an end.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the values and end.
     @inlinable
     public func dematerialize<U: Sendable>(context: Exec = .direct) -> Signal<U> where T == Result<U, SignalEnd> {
         transform(context: context) { (r: Result<Result<U, SignalEnd>, SignalEnd>, next: SignalNext<U>) in
@@ -234,6 +275,12 @@ extension Signal {
 
     /// Replaces the error of a `.other` end with `transform(error)`; values, `.complete` and
     /// `.cancelled` pass through (`mapError`).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - transform: makes the new error from the old one.
+    /// - Returns: the signal with errors replaced.
     @inlinable
     public func mapErrors(
         context: Exec = .direct,
@@ -247,18 +294,18 @@ extension Signal {
         }
     }
 
-    /// Maps each value to the property at `keyPath` (`map(\.property)`).
-    @inlinable
-    public func keyPath<U: Sendable>(_ keyPath: KeyPath<T, U> & Sendable, context: Exec = .direct) -> Signal<U> {
-        map(context: context) { $0[keyPath: keyPath] }
-    }
-
     // MARK: - Dropping repeats
 
     /// Drops values for which `isEquivalent(previous, value)` is true, where `previous` is the
     /// last value let through (`distinctUntilChanged`, `removeDuplicates`).
     ///
     /// State: the last value let through, per activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - isEquivalent: true if the two values count as the same.
+    /// - Returns: the signal of the values let through.
     @inlinable
     public func distinctUntilChanged(
         context: Exec = .direct,
@@ -277,6 +324,10 @@ extension Signal {
     }
 
     /// Drops values equal to the previous value let through.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the values let through.
     @inlinable
     public func distinctUntilChanged(context: Exec = .direct) -> Signal<T> where T: Equatable {
         distinctUntilChanged(context: context) { $0 == $1 }
@@ -286,6 +337,10 @@ extension Signal {
     ///
     /// State: a `Set` of every value seen, per activation (it grows with the number of distinct
     /// values).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of the values let through.
     @inlinable
     public func distinct(context: Exec = .direct) -> Signal<T> where T: Hashable {
         transform(initialState: Set<T>(), context: context) { (seen: inout Set<T>, r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -304,6 +359,12 @@ extension Signal {
     /// completes, a last, shorter array is emitted if values are left over. Errors drop them.
     ///
     /// State: the array being filled, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: the most values in one array.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of arrays.
     @inlinable
     public func buffer(count: Int, context: Exec = .direct) -> Signal<[T]> {
         precondition(count > 0, "buffer(count:) needs a positive count")
@@ -333,6 +394,12 @@ extension Signal {
     /// The boundary's completion or cancellation is ignored; its error ends the result.
     ///
     /// State: the array being filled, per activation.
+    ///
+    /// - Parameters:
+    ///   - boundary: the signal whose values emit each array (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of arrays.
     public func buffer<U: Sendable>(boundary: Signal<U>, context: Exec = .direct) -> Signal<[T]> {
         combine(boundary, initialState: [T](), context: context) { (buf: inout [T], e: EitherResult2<T, U>, next: SignalNext<[T]>) in
             switch e {
@@ -365,6 +432,12 @@ extension Signal {
     /// the handler that receives it (values sent to a window without a subscriber are dropped).
     /// The end of this signal ends the open window too.
     /// State: the open window's input and its count, per activation.
+    ///
+    /// - Parameters:
+    ///   - count: the most values in one window.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of windows.
     public func window(count: Int, context: Exec = .direct) -> Signal<Signal<T>> {
         precondition(count > 0, "window(count:) needs a positive count")
         let delivery = self.delivery
@@ -401,6 +474,12 @@ extension Signal {
     ///
     /// Subscribe to each group's signal inside the handler that receives it.
     /// State: a dictionary from key to the group's input, per activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key of each value.
+    /// - Returns: the signal of groups.
     public func groupBy<K: Hashable & Sendable>(
         context: Exec = .direct,
         _ key: @escaping @Sendable (T) -> K
@@ -430,6 +509,10 @@ extension Signal {
     /// Pairs each value with its index, counting from zero on each activation (`enumerated`).
     ///
     /// State: the next index, per activation.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of indexed values.
     @inlinable
     public func enumerated(context: Exec = .direct) -> Signal<(index: Int, element: T)> {
         transform(initialState: 0, context: context) { (n: inout Int, r: Result<T, SignalEnd>, next: SignalNext<(index: Int, element: T)>) in

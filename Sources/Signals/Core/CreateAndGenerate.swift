@@ -4,6 +4,8 @@ extension Signal {
     /// Makes a new graph: an input to send on and the signal that receives.
     ///
     /// - Parameter delivery: the delivery variant of this graph and everything derived from it.
+    ///
+    /// - Returns: the input that sends and the signal that receives.
     @inlinable
     public static func create(delivery: DeliveryVariant = .lockFree) -> (input: SignalInput<T>, signal: Signal<T>) {
         let node = SignalNode<T>(variant: delivery)
@@ -13,6 +15,11 @@ extension Signal {
 
     /// Makes a new graph and passes its signal through `compose` (for example
     /// `{ $0.continuous() }`), returning the input and what `compose` returned.
+    ///
+    /// - Parameters:
+    ///   - delivery: the delivery variant of this graph and everything derived from it.
+    ///   - compose: transforms the new signal (for example `{ $0.continuous() }`).
+    /// - Returns: the input that sends and what `compose` returned.
     @inlinable
     public static func create<U>(
         delivery: DeliveryVariant = .lockFree, compose: (Signal<T>) throws -> U
@@ -27,6 +34,12 @@ extension Signal {
     ///
     /// Keep the input while you want to send: like any input, releasing it sends
     /// `.cancelled`, which ends the stream.
+    ///
+    /// - Parameters:
+    ///   - context: where `activationChange` runs.
+    ///   - delivery: the delivery variant of this graph and everything derived from it.
+    ///   - activationChange: receives a fresh input on each activation and nil on each deactivation.
+    /// - Returns: the signal that receives what is sent into the inputs.
     public static func generate(
         context: Exec = .direct, delivery: DeliveryVariant = .lockFree,
         _ activationChange: @escaping @Sendable (SignalInput<T>?) -> Void

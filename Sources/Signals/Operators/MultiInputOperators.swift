@@ -35,6 +35,14 @@ extension Signal {
     /// once. As in the core's two-input form, `.cancelled` counts as an ordinary end.
     ///
     /// State: the latest value of each input and which inputs completed, per activation.
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: makes the emitted value from the latest value of each input.
+    /// - Returns: the signal of the combined values.
     public func combineLatest<U: Sendable, V: Sendable, R: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>,
         context: Exec = .direct,
@@ -61,6 +69,15 @@ extension Signal {
     }
 
     /// Four-input `combineLatest`; see the three-input form.
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - fourth: the fourth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: makes the emitted value from the latest value of each input.
+    /// - Returns: the signal of the combined values.
     public func combineLatest<U: Sendable, V: Sendable, W: Sendable, R: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>, _ fourth: Signal<W>,
         context: Exec = .direct,
@@ -89,6 +106,16 @@ extension Signal {
     }
 
     /// Five-input `combineLatest`; see the three-input form.
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - fourth: the fourth input (its single output is taken).
+    ///   - fifth: the fifth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: makes the emitted value from the latest value of each input.
+    /// - Returns: the signal of the combined values.
     public func combineLatest<U: Sendable, V: Sendable, W: Sendable, X: Sendable, R: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>, _ fourth: Signal<W>, _ fifth: Signal<X>,
         context: Exec = .direct,
@@ -128,6 +155,13 @@ extension Signal {
     ///
     /// State: a queue of unpaired values per input and which inputs completed, per activation
     /// (a fast input's queue grows while a slow one lags).
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the tuples.
     public func zip<U: Sendable, V: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>, context: Exec = .direct
     ) -> Signal<(T, U, V)> {
@@ -157,6 +191,14 @@ extension Signal {
     }
 
     /// Four-input `zip`; see the three-input form.
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - fourth: the fourth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the tuples.
     public func zip<U: Sendable, V: Sendable, W: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>, _ fourth: Signal<W>, context: Exec = .direct
     ) -> Signal<(T, U, V, W)> {
@@ -188,6 +230,15 @@ extension Signal {
     }
 
     /// Five-input `zip`; see the three-input form.
+    ///
+    /// - Parameters:
+    ///   - second: the second input (its single output is taken).
+    ///   - third: the third input (its single output is taken).
+    ///   - fourth: the fourth input (its single output is taken).
+    ///   - fifth: the fifth input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the tuples.
     public func zip<U: Sendable, V: Sendable, W: Sendable, X: Sendable>(
         _ second: Signal<U>, _ third: Signal<V>, _ fourth: Signal<W>, _ fifth: Signal<X>,
         context: Exec = .direct
@@ -225,6 +276,9 @@ extension Signal {
 
     /// Emits `values` when the signal is activated, before any of its own values (`startWith`,
     /// `prepend`).
+    ///
+    /// - Parameter values: the values to emit first.
+    /// - Returns: the signal with `values` first.
     public func startWith(_ values: T...) -> Signal<T> {
         startWith(contentsOf: values)
     }
@@ -233,6 +287,9 @@ extension Signal {
     ///
     /// State: none beyond the stage's own (upstream results that arrive before the activation
     /// event are held until it; see OperatorSupport.swift).
+    ///
+    /// - Parameter values: the values to emit first.
+    /// - Returns: the signal with `values` first.
     public func startWith(contentsOf values: [T]) -> Signal<T> {
         stage(initialState: (), eventType: Never.self) { (_: inout Void, e: StageEvent<T, Never>, _, next: SignalNext<T>) in
             switch e {
@@ -245,6 +302,12 @@ extension Signal {
 
     /// Emits `values` after the signal's own values when it completes, then completes (`endWith`,
     /// `append`). Errors and cancellation pass through without them.
+    ///
+    /// - Parameters:
+    ///   - values: the values to emit after completion.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal with `values` last.
     @inlinable
     public func endWith(_ values: T..., context: Exec = .direct) -> Signal<T> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
@@ -265,6 +328,9 @@ extension Signal {
     /// subscriber for its lifetime, so it cannot be subscribed late): values a later signal sends
     /// before its turn are buffered and emitted when its turn comes.
     /// State: the later signal's buffer and end, per activation.
+    ///
+    /// - Parameter others: the signals to continue with, in order (their single outputs are taken).
+    /// - Returns: the signal of every input's values, one input after another.
     public func concat(_ others: Signal<T>...) -> Signal<T> {
         others.reduce(self) { $0.concatPair($1) }
     }
@@ -295,12 +361,10 @@ extension Signal {
     /// ignoring the rest (`race`, `amb`).
     ///
     /// State: which input won, per activation.
+    ///
+    /// - Parameter others: the other competitors (their single outputs are taken).
+    /// - Returns: the signal of the winner's results.
     public func race(_ others: Signal<T>...) -> Signal<T> {
-        others.reduce(self) { $0.racePair($1) }
-    }
-
-    /// Another name for `race(_:)` (ReactiveX's `amb`).
-    public func amb(_ others: Signal<T>...) -> Signal<T> {
         others.reduce(self) { $0.racePair($1) }
     }
 
@@ -323,6 +387,9 @@ extension Signal {
     /// `other` is connected when the result activates; its values are buffered until this signal
     /// completes empty (and discarded once this signal sends a value).
     /// State: whether this signal sent a value, `other`'s buffer and end, per activation.
+    ///
+    /// - Parameter other: the signal to mirror if this one completes empty.
+    /// - Returns: the signal of this signal's values, or of `other`'s.
     public func switchIfEmpty(_ other: Signal<T>) -> Signal<T> {
         typealias S = (sawValue: Bool, switched: Bool, buffer: [T], otherEnd: SignalEnd?)
         return combine(other, initialState: S(false, false, [], nil)) { (s: inout S, e: EitherResult2<T, T>, next: SignalNext<T>) in
@@ -350,6 +417,12 @@ extension Signal {
     /// `replaceEmpty(with:)`).
     ///
     /// State: whether a value was seen, per activation.
+    ///
+    /// - Parameters:
+    ///   - value: the value to emit if none was sent.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of this signal's values, or of `value`.
     @inlinable
     public func defaultIfEmpty(_ value: T, context: Exec = .direct) -> Signal<T> {
         transform(initialState: false, context: context) { (sawValue: inout Bool, r: Result<T, SignalEnd>, next: SignalNext<T>) in

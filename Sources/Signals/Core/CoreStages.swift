@@ -15,6 +15,11 @@ extension Signal {
     /// Subscribes a handler for results (values and the end) on `context`.
     ///
     /// Keep the returned output: releasing it cancels the subscription.
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value, then the end.
+    /// - Returns: the output that keeps the subscription alive.
     @discardableResult
     @inlinable
     public func subscribe(
@@ -24,6 +29,11 @@ extension Signal {
     }
 
     /// Subscribes a handler for values only; the end is ignored.
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value.
+    /// - Returns: the output that keeps the subscription alive.
     @discardableResult
     @inlinable
     public func subscribeValues(
@@ -37,6 +47,12 @@ extension Signal {
     /// A stage that turns each result into zero or more results (or an end) through `next`.
     /// The processor is never run concurrently with itself; on a `.direct` context it is
     /// fused into the upstream node's delivery.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives each result and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func transform<U>(
         context: Exec = .direct,
@@ -55,6 +71,13 @@ extension Signal {
 
     /// A stateful `transform`: `initialState` is copied afresh on every activation, so the
     /// state resets when the stage is deactivated.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - processor: receives the state, each result, and `next`.
+    /// - Returns: the signal of what `processor` emits.
     @inlinable
     public func transform<S: Sendable, U>(
         initialState: S, context: Exec = .direct,
@@ -72,6 +95,12 @@ extension Signal {
     }
 
     /// Transforms each value; ends pass through.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - transform: makes the new value.
+    /// - Returns: the signal of transformed values.
     @inlinable
     public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
@@ -85,6 +114,13 @@ extension Signal {
     }
 
     /// Transforms each value with state that lives for one activation.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state each activation starts from.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - transform: updates the state and makes the new value.
+    /// - Returns: the signal of transformed values.
     @inlinable
     public func map<S: Sendable, U>(
         initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, T) -> U
@@ -101,6 +137,12 @@ extension Signal {
     }
 
     /// Passes the values for which `isIncluded` is true; ends pass through.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - isIncluded: true for the values to keep.
+    /// - Returns: the signal of the kept values.
     @inlinable
     public func filter(context: Exec = .direct, _ isIncluded: @escaping @Sendable (T) -> Bool) -> Signal<T> {
         hop(to: context).appending { (sink: SignalSink<T>) -> SignalSink<T> in
@@ -114,6 +156,12 @@ extension Signal {
     }
 
     /// Transforms each value and passes the non-nil results; ends pass through.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - transform: makes the new value, or nil to drop it.
+    /// - Returns: the signal of the non-nil results.
     @inlinable
     public func compactMap<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U?) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
@@ -129,6 +177,9 @@ extension Signal {
     // MARK: Activation hooks
 
     /// Runs `action` each time this stage is activated (before anything flows through it).
+    ///
+    /// - Parameter action: runs on the activating thread.
+    /// - Returns: this signal's values, unchanged.
     public func onActivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
         let claim = OutputClaim()
         guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
@@ -140,6 +191,9 @@ extension Signal {
     }
 
     /// Runs `action` each time this stage is deactivated.
+    ///
+    /// - Parameter action: runs on the deactivating thread.
+    /// - Returns: this signal's values, unchanged.
     public func onDeactivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
         let claim = OutputClaim()
         guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }

@@ -1,0 +1,105 @@
+import Dispatch
+import Signals
+import Synchronization
+import Testing
+
+/// The README's five-minute tour, checked. Each test repeats one README snippet (with
+/// `print` replaced by a recorder) and expects what the README says it prints, which is what
+/// CwlSignal's article (`../shared/seeds/002_…`) says.
+///
+/// Three examples depend on activation semantics that the article specifies and that are
+/// being implemented on another branch (caching multis and captures active at once; a signal
+/// subscribable again once its output is gone). Until that lands they are wrapped in
+/// `withKnownIssue`; once it lands, the known issue is no longer recorded, Swift Testing
+/// reports that, and the wrapper must be removed.
+@Suite("README tour")
+final class ReadmeTourTests {
+    final class Printed: Sendable {
+        let lines = Mutex<[String]>([])
+        func print(_ line: Any) { lines.withLock { $0.append("\(line)") } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    /// What the README's `print` writes, and its `lifetimes` array (a fresh suite instance
+    /// runs each test case, so neither is shared between them).
+    let out = Printed()
+    var lifetimes: [any Lifetime] = []
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func aOneWayChannel(variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        lifetimes += signal.subscribeValues { [out] value in out.print(value) }
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        #expect(out.all == ["1", "2", "3"])
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func instantaneousValues(variant: DeliveryVariant) {
+        let (input, output) = Signal<Int>.create(delivery: variant)
+        #expect(input.send(value: 1) == .inactive)
+        #expect(input.send(value: 2) == .inactive)
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        #expect(input.send(value: 3) == nil)
+        #expect(out.all == ["3"])
+    }
+
+    /// The first three lines of the README's continuous and capture examples: a continuous
+    /// multi, then 1 and 2 sent before anything subscribes.
+    func continuousAfterOneAndTwo(_ variant: DeliveryVariant) -> (SignalInput<Int>, SignalMulti<Int>) {
+        let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
+        input.send(value: 1)
+        input.send(value: 2)
+        return (input, output)
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func continuousValues(variant: DeliveryVariant) {
+        let (input, output) = continuousAfterOneAndTwo(variant)
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        input.send(value: 3)
+        withKnownIssue("a caching multi is active at once (activation branch)") {
+            #expect(out.all == ["2", "3"])
+        }
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func capturingActivationValues(variant: DeliveryVariant) {
+        let (input, output) = continuousAfterOneAndTwo(variant)
+        let capture = output.capture()
+        out.print("Activation values: \(capture.values)")
+        input.send(value: 3)
+        input.send(value: 4)
+        lifetimes += capture.subscribeValues { [out] value in out.print("Regular value: \(value)") }
+        withKnownIssue("a caching multi is active at once (activation branch)") {
+            #expect(out.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
+        }
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func lazyGeneration(variant: DeliveryVariant) {
+        let output = Signal<Int>.generate(delivery: variant) { input in
+            guard let input else { return }
+            input.send(value: 1)
+            input.send(value: 2)
+            input.send(value: 3)
+        }
+        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        #expect(out.all == ["1", "2", "3"])
+    }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func subscribeAgainAfterTheOutputIsGone(variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        var first: SignalOutput<Int>? = signal.subscribeValues { [out] in out.print("first \($0)") }
+        input.send(value: 1)
+        first = nil                                   // the output is gone…
+        let again = signal.subscribeValues { [out] in out.print("again \($0)") }   // …so this is allowed
+        input.send(value: 2)
+        withKnownIssue("a signal can be subscribed again once its output is gone (activation branch)") {
+            #expect(out.all == ["first 1", "again 2"])
+        }
+        withExtendedLifetime((first, again)) {}
+    }
+}
