@@ -94,3 +94,20 @@ struct MainActorKeyPath<Root, Value>: @unchecked Sendable {
     let keyPath: ReferenceWritableKeyPath<Root, Value>
     init(_ keyPath: ReferenceWritableKeyPath<Root, Value>) { self.keyPath = keyPath }
 }
+
+extension SignalCapture {
+    /// Subscribes a `@MainActor` handler to the held values and everything after them.
+    ///
+    /// - Parameters:
+    ///   - resend: whether to send the activation values (`values`, `end`) again first.
+    ///   - context: where the handler runs; only `.main` exists.
+    ///   - handler: receives each value on the main actor.
+    /// - Returns: the output that keeps the subscription alive.
+    @discardableResult
+    public func subscribeValues(
+        resend: Bool = false, on context: MainActorContext,
+        _ handler: @escaping @MainActor @Sendable (T) -> Void
+    ) -> SignalOutput<T> {
+        signal(resend: resend).subscribeValues(on: context, handler)
+    }
+}

@@ -133,4 +133,18 @@ struct MainActorSubscribeTests {
         #expect(input.send(value: 2) != nil)    // nothing is subscribed any more
         #expect(model.received == [1])
     }
+
+    @Test(arguments: DeliveryVariant.allCases)
+    func captureThenSubscribeOnMain(variant: DeliveryVariant) async {
+        let model = CounterViewModel()
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let multi = signal.continuous(initialValue: 1)
+        let capture = multi.capture()               // the current value, synchronously
+        model.received = capture.values
+        input.send(value: 2)                        // held until the capture is subscribed
+        model.outputs.append(capture.subscribeValues(on: .main) { model.received.append($0) })
+        input.send(value: 3)
+        await waitOnMain { model.received.count == 3 }
+        #expect(model.received == [1, 2, 3])
+    }
 }
