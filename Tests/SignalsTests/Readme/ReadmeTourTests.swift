@@ -7,11 +7,8 @@ import Testing
 /// `print` replaced by a recorder) and expects what the README says it prints, which is what
 /// CwlSignal's article (`../shared/seeds/002_…`) says.
 ///
-/// Three examples depend on activation semantics that the article specifies and that are
-/// being implemented on another branch (caching multis and captures active at once; a signal
-/// subscribable again once its output is gone). Until that lands they are wrapped in
-/// `withKnownIssue`; once it lands, the known issue is no longer recorded, Swift Testing
-/// reports that, and the wrapper must be removed.
+/// Three examples check the article's activation rules: caching multis and captures are
+/// active at once, and a signal can be subscribed again once its output is gone.
 @Suite("README tour")
 final class ReadmeTourTests {
     final class Printed: Sendable {
@@ -59,9 +56,7 @@ final class ReadmeTourTests {
         let (input, output) = continuousAfterOneAndTwo(variant)
         lifetimes += output.subscribeValues { [out] value in out.print(value) }
         input.send(value: 3)
-        withKnownIssue("a caching multi is active at once (activation branch)") {
-            #expect(out.all == ["2", "3"])
-        }
+        #expect(out.all == ["2", "3"])
     }
 
     @Test(arguments: DeliveryVariant.allCases)
@@ -72,9 +67,7 @@ final class ReadmeTourTests {
         input.send(value: 3)
         input.send(value: 4)
         lifetimes += capture.subscribeValues { [out] value in out.print("Regular value: \(value)") }
-        withKnownIssue("a caching multi is active at once (activation branch)") {
-            #expect(out.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
-        }
+        #expect(out.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
     }
 
     @Test(arguments: DeliveryVariant.allCases)
@@ -97,9 +90,7 @@ final class ReadmeTourTests {
         first = nil                                   // the output is gone…
         let again = signal.subscribeValues { [out] in out.print("again \($0)") }   // …so this is allowed
         input.send(value: 2)
-        withKnownIssue("a signal can be subscribed again once its output is gone (activation branch)") {
-            #expect(out.all == ["first 1", "again 2"])
-        }
+        #expect(out.all == ["first 1", "again 2"])
         withExtendedLifetime((first, again)) {}
     }
 }
