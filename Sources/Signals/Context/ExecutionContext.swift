@@ -128,7 +128,7 @@ func isMainThread() -> Bool {
 }
 
 /// Marks the main queue, so `isMainThread` can recognise it. Set once, on first use.
-nonisolated(unsafe) let mainQueueKey: DispatchSpecificKey<Bool> = {
+let mainQueueKey: DispatchSpecificKey<Bool> = {
     let key = DispatchSpecificKey<Bool>()
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
