@@ -361,11 +361,14 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func continuousAfterEndSendsOnlyTheEnd(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let (early, earlyOut) = multi.collect()
         input.send(value: 1)
         input.complete()
+        #expect(early.events == [.value(1), .complete])
         let (c, out) = multi.collect()
         #expect(c.events == [.complete])
         out.cancel()
+        earlyOut.cancel()
     }
 
     // MARK: 5. .main and .mainAsync

@@ -57,6 +57,10 @@ import Testing
         let cycles = 3_000
         let signal = Signal<Int>.generate(context: .global, delivery: variant) { input in
             if inside.exchange(true, ordering: .acquiringAndReleasing) { overlaps.add() }
+            // A little work inside, so that callbacks run concurrently would overlap visibly.
+            var spin = 0
+            for i in 0..<2_000 { spin &+= i }
+            withExtendedLifetime(spin) {}
             let n = calls.update { c -> Int in
                 c.append(input != nil)
                 return c.count
