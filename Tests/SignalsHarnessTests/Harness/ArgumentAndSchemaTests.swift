@@ -69,7 +69,8 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     let summary = LatencySummary(count: 10, p50: 40, p90: 50, p99: p99, p999: 200, p9999: 300, max: 400,
                                  distribution: [PercentilePoint(percentile: 0, ns: 30), PercentilePoint(percentile: 99.9, ns: 200)])
     r.latency = LatencyStats(sampleEvery: 64, send: summary, endToEnd: summary)
-    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32)
+    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32,
+                                    repetitionsCountPerOp: [allocs, allocs, allocs])
     r.counters = ["x": 1]
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
     m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
@@ -85,7 +86,7 @@ struct JSONSchemaTests {
         let report = sampleReport()
         let data = try JSONReport.encode(report)
         let back = try JSONReport.decode(data)
-        #expect(back.schemaVersion == 1)
+        #expect(back.schemaVersion == 2)
         #expect(back.machine == report.machine)
         #expect(back.parameters == report.parameters)
         #expect(back.targets == report.targets)
@@ -96,6 +97,26 @@ struct JSONSchemaTests {
         #expect(back.results[2].reason == "no broadcast")
         // Stable: encoding the decoded report gives the same bytes.
         #expect(try JSONReport.encode(back) == data)
+    }
+
+    /// Schema 2 only added optional fields, so a schema-1 baseline (no per-repetition
+    /// allocation counts) still loads for `compare`.
+    @Test func schemaOneReportsStillLoad() throws {
+        var report = sampleReport()
+        report.schemaVersion = 1
+        for i in report.results.indices { report.results[i].allocations?.repetitionsCountPerOp = nil }
+        let back = try JSONReport.decode(JSONReport.encode(report))
+        #expect(back.schemaVersion == 1)
+        #expect(back.results[0].allocations?.repetitionsCountPerOp == nil)
+        #expect(back.results[0].allocations?.countPerOp == report.results[0].allocations?.countPerOp)
+    }
+
+    @Test func allocationsAreTheMedianOfTheRepetitions() {
+        let a = AllocationStats(source: "test", repetitions: [(0.15, 10), (3.2, 100), (3.0, 96), (3.0, 96), (2.9, 90)])
+        #expect(a.countPerOp == 3.0)
+        #expect(a.bytesPerOp == 96)
+        #expect(a.countRange?.min == 0.15 && a.countRange?.max == 3.2)
+        #expect(a.repetitionsCountPerOp == [0.15, 3.2, 3.0, 3.0, 2.9])
     }
 
     @Test func topLevelFieldsAreTheDocumentedOnes() throws {
@@ -116,7 +137,7 @@ struct JSONSchemaTests {
         #expect(loadError("not json")?.contains("not valid JSON") == true)
         #expect(loadError("[1,2]")?.contains("not a bench report") == true)
         #expect(loadError("{\"results\": []}")?.contains("schemaVersion") == true)
-        #expect(loadError("{\"schemaVersion\": 2}")?.contains("allowed: 1") == true)
+        #expect(loadError("{\"schemaVersion\": 3}")?.contains("allowed: 1, 2") == true)
         #expect(loadError("{\"schemaVersion\": 1, \"tool\": \"x\"}")?.contains("wrong schema") == true)
         do {
             _ = try JSONReport.load(path: "/nonexistent/report.json")
@@ -176,9 +197,9 @@ struct CompareTests {
 @Suite("reports and targets")
 struct ReportTests {
     @Test func targetsAreJudged() {
-        let t = sampleReport(ns: 20).targets
+        let t = sampleReport(ns: 14).targets
         #expect(t.first { $0.id == "send-map" }?.verdict == .met)
-        #expect(sampleReport(ns: 30).targets.first { $0.id == "send-map" }?.verdict == .notMet)
+        #expect(sampleReport(ns: 16).targets.first { $0.id == "send-map" }?.verdict == .notMet)
         #expect(t.first { $0.id == "fanout" }?.verdict == .notMeasured)
     }
 
