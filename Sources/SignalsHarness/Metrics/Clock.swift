@@ -4,9 +4,12 @@ import Glibc
 import Darwin
 #endif
 
-/// Monotonic nanoseconds. `clock_gettime(CLOCK_MONOTONIC)` goes through the vDSO here (tsc
-/// clocksource), about 20 ns: cheap enough for sampled latency, never called per value in
-/// throughput repetitions.
+/// Monotonic nanoseconds: the harness's one clock (bench and stress alike). `clock_gettime(
+/// CLOCK_MONOTONIC)` goes through the vDSO here (tsc clocksource), about 20 ns: cheap enough
+/// for sampled latency, never called per value in throughput repetitions. Kept instead of
+/// `ContinuousClock` because latency samples read it on the measuring path: `ContinuousClock`
+/// returns a `Duration` (two 64-bit words, normalized on every subtraction) and reads
+/// CLOCK_BOOTTIME on Linux, which adds to every sample for nothing the harness needs.
 @inline(__always)
 public func monotonicNanos() -> UInt64 {
     var ts = timespec()

@@ -15,23 +15,36 @@ struct ArgumentTests {
         }
     }
 
+    func parseError<T>(_ parse: () throws(ArgumentError) -> T) -> ArgumentError? {
+        do {
+            _ = try parse()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func unknownWorkloadNamesFlagAndAllowedValues() {
-        let e = error { $0.workloads = ["send", "nope"] }
+        let e = parseError { () throws(ArgumentError) in try NameList<WorkloadID>(parsing: "send,nope", flag: "--workload") }
         #expect(e?.flag == "--workload")
         #expect(e?.message.contains("'nope'") == true)
         #expect(e?.message.contains("send-map") == true && e?.message.contains("hop") == true)
+        #expect(NameList<WorkloadID>.allowed.contains("send-map"))
     }
 
     @Test func unknownSubject() {
-        let e = error { $0.subjects = ["rxswift"] }
+        let e = parseError { () throws(ArgumentError) in try NameList<SubjectID>(parsing: "rxswift", flag: "--subject") }
         #expect(e?.flag == "--subject")
         #expect(e?.message.contains("lockfree") == true)
+        #expect(parseError { () throws(ArgumentError) in try NameList<SubjectID>(parsing: ",", flag: "--subject") }?.flag == "--subject")
     }
 
     @Test func zeroOrBadThreads() {
-        #expect(error { $0.threads = ["0"] }?.flag == "--threads")
-        #expect(error { $0.threads = ["2", "x"] }?.flag == "--threads")
-        #expect(error { $0.threads = ["65"] }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "0") }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "2,x") }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "65") }?.message.contains("1 to 64") == true)
+        #expect(error { $0.threads = [0] }?.flag == "--threads")
+        #expect(error { $0.threads = [2, 65] }?.flag == "--threads")
     }
 
     @Test func negativeAndZeroCounts() {
@@ -45,9 +58,9 @@ struct ArgumentTests {
 
     @Test func validOptionsBecomeParameters() throws {
         var o = RunOptions()
-        o.workloads = ["contended", "SEND"]
-        o.subjects = ["lockfree"]
-        o.threads = ["1", "2", "16"]
+        o.workloads = try NameList<WorkloadID>(parsing: "contended, SEND,contended", flag: "--workload").names
+        o.subjects = try NameList<SubjectID>(parsing: "lockfree", flag: "--subject").names
+        o.threads = try ThreadCountList(parsing: "1,2,16,2").counts
         o.stages = 3
         o.quick = true
         let p = try o.parameters()
