@@ -137,6 +137,10 @@ extension RunContext {
         #endif
     }
 
+    /// `SIGNALS_BENCH_CHURN_PACING=spin` brings back the old busy-waiting pacer, so the two
+    /// can be compared in one period on one machine (docs/bench: churn pacing).
+    static let churnPacingSpins = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PACING"] == "spin"
+
     /// Sleeps `ns` nanoseconds (relative; the caller's timer slack decides the precision).
     static func sleepNanoseconds(_ ns: UInt64) {
         var req = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
@@ -157,6 +161,7 @@ extension RunContext {
         let stallNote = UncheckedBox<String?>(nil)
         let group = DispatchGroup()
         let box = UncheckedBox(sender)
+        let spin = RunContext.churnPacingSpins
         group.enter()
         Thread {
             var i = 0
@@ -169,7 +174,12 @@ extension RunContext {
                 i &+= 1
                 // The gap counts from the end of the send, so a slow subject (or a debug
                 // build) is never flooded: the node is idle at least this long between values.
-                RunContext.sleepNanoseconds(RunContext.churnFlowIntervalNs)
+                if spin {
+                    let next = monotonicNanos() &+ RunContext.churnFlowIntervalNs
+                    while monotonicNanos() < next && !stop.load(ordering: .relaxed) {}
+                } else {
+                    RunContext.sleepNanoseconds(RunContext.churnFlowIntervalNs)
+                }
             }
             count.value = i
             self.flushAllocationCache()
