@@ -14,7 +14,8 @@ struct BenchCommand: ParsableCommand {
         (or `compare` found a regression), 2 for bad arguments.
         """,
         // `stress` is built in Sources/SignalsHarness/Stress/ (issue #4).
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, StressCommand.self, CaseCommand.self],
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, StressCommand.self, CaseCommand.self,
+                      InstructionsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -44,13 +44,17 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The current report.")
     var current: String
 
-    @Option(help: "Largest allowed growth of any figure, in percent (e.g. 10%).")
-    var threshold: String = "10%"
+    @Option(help: "Largest allowed growth of any figure, in percent (e.g. 10%).",
+            transform: { (text: String) throws -> Double in
+                guard let v = Comparison.parseThreshold(text) else {
+                    throw ValidationError("--threshold: expected a non-negative percentage such as 10% or 2.5 (got '\(text)')")
+                }
+                return v
+            })
+    var threshold: Double = 10
 
     func run() throws {
-        guard let t = Comparison.parseThreshold(threshold) else {
-            throw UsageError("--threshold: expected a non-negative percentage such as 10% or 2.5 (got '\(threshold)')")
-        }
+        let t = threshold
         let base: BenchReport, cur: BenchReport
         do {
             base = try JSONReport.load(path: baseline)

@@ -19,10 +19,10 @@ struct RunCommand: ParsableCommand {
     }
 
     @Option(name: .long, help: "Workloads to run, comma-separated (default: all). See `bench list`.")
-    var workload: [String] = []
+    var workload: [NameList<WorkloadID>] = []
 
     @Option(name: .long, help: "Subjects to run, comma-separated (default: all). See `bench list`.")
-    var subject: [String] = []
+    var subject: [NameList<SubjectID>] = []
 
     @Option(help: "map stages in `chain` (default 10).")
     var stages: Int?
@@ -30,8 +30,11 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Subscribers in `fanout` (default 100).")
     var subscribers: Int?
 
-    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2; try 1,2,4,8,16).")
-    var threads: [String] = []
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2; try 1,2,4,8,16).",
+            transform: { (text: String) throws -> ThreadCountList in
+                do throws(ArgumentError) { return try ThreadCountList(parsing: text) } catch { throw ValidationError(error.message) }
+            })
+    var threads: [ThreadCountList] = []
 
     @Option(help: "Re-entrant depth (default 1000000).")
     var depth: Int?
@@ -57,17 +60,31 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the full latency percentile distribution of every case.")
     var percentiles = false
 
-    func run() throws {
+    var options: RunOptions {
         var options = RunOptions()
-        options.workloads = splitList(workload)
-        options.subjects = splitList(subject)
+        options.workloads = workload.flatMap(\.names)
+        options.subjects = subject.flatMap(\.names)
         options.stages = stages
         options.subscribers = subscribers
-        options.threads = splitList(threads)
+        options.threads = threads.flatMap(\.counts)
         options.depth = depth
         options.repetitions = repetitions
         options.sampleEvery = sampleEvery
         options.quick = quick
+        return options
+    }
+
+    /// Ranges and combinations; ArgumentParser calls it after parsing, and `main` turns its
+    /// error into exit status 2 with the message (which names the flag and what it accepts).
+    func validate() throws {
+        do {
+            _ = try options.parameters()
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
         let parameters: Parameters
         do {
             parameters = try options.parameters()
@@ -131,6 +148,17 @@ struct RunCommand: ParsableCommand {
         }
         if !report.passed { throw ExitCode(1) }
     }
+}
+
+/// Typed parsing of the name lists: an unknown name fails while parsing, and ArgumentParser's
+/// message names the flag and lists `allValueStrings`.
+extension NameList: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let list = try? NameList(parsing: argument, flag: "") else { return nil }
+        self = list
+    }
+
+    public static var allValueStrings: [String] { allowed }
 }
 
 /// The hidden child-process entry: runs one case in process and prints its result as JSON.

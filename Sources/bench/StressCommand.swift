@@ -31,8 +31,31 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Scenarios to run (repeat or comma-separate; default all). `--list` shows them.")
     var scenario: [String] = []
 
-    @Option(help: "Delivery variant: lockFree, mutex or all.")
-    var variant: String = "all"
+    /// `--variant`; matched case-insensitively (`lockfree` and `lock-free` too), like the
+    /// scenario names.
+    enum VariantChoice: String, ExpressibleByArgument, CaseIterable {
+        case lockFree, mutex, all
+
+        init?(argument: String) {
+            switch argument.lowercased() {
+            case "all", "both": self = .all
+            case "lockfree", "lock-free": self = .lockFree
+            case "mutex": self = .mutex
+            default: return nil
+            }
+        }
+
+        var variants: [DeliveryVariant] {
+            switch self {
+            case .lockFree: [.lockFree]
+            case .mutex: [.mutex]
+            case .all: DeliveryVariant.allCases
+            }
+        }
+    }
+
+    @Option(help: "Delivery variant.")
+    var variant: VariantChoice = .all
 
     @Option(help: "Actor threads per iteration (a scenario may need more).")
     var threads: Int = 3
@@ -52,23 +75,27 @@ struct StressCommand: ParsableCommand {
     @Flag(help: "List the scenarios and exit.")
     var list = false
 
+    /// Ranges, checked after parsing; `main` exits 2 with the message.
+    func validate() throws {
+        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64 (got \(threads))") }
+        guard ops >= 1, ops <= 1_000_000 else { throw ValidationError("--ops must be in 1...1000000 (got \(ops))") }
+        if let d = duration, !(d > 0) { throw ValidationError("--duration must be a positive number of seconds (got \(d))") }
+        if let i = iterations, i <= 0 { throw ValidationError("--iterations must be positive (got \(i))") }
+        guard watchdog > 0 else { throw ValidationError("--watchdog must be a positive number of seconds (got \(watchdog))") }
+    }
+
     func run() throws {
         if list {
             for s in StressCatalogue.all { print("\(s.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.summary)") }
             return
         }
         let scenarios: [any StressScenario]
-        let variants: [DeliveryVariant]
         do {
             scenarios = try StressSelection.scenarios(splitList(scenario))
-            variants = try StressSelection.variants(variant)
         } catch let e as StressSelectionError {
-            throw UsageError("--scenario/--variant: \(e.description)")
+            throw UsageError("--scenario: \(e.description)")
         }
-        guard threads >= 1, threads <= 64 else { throw UsageError("--threads must be in 1...64") }
-        guard ops >= 1, ops <= 1_000_000 else { throw UsageError("--ops must be in 1...1000000") }
-        if let d = duration, d <= 0 { throw UsageError("--duration must be positive") }
-        if let i = iterations, i <= 0 { throw UsageError("--iterations must be positive") }
+        let variants = variant.variants
         let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))
         let runs = scenarios.count * variants.count
         // Without a duration or an iteration cap, each run gets 1 second.

@@ -7,14 +7,66 @@ public struct ArgumentError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(flag): \(message)" }
 }
 
-/// The raw options of a run, as typed; `parameters()` validates them. Kept out of the CLI
-/// target so the tests can exercise every argument error.
+/// A name the command line accepts from a fixed set (a workload, a subject).
+public protocol CommandLineName: RawRepresentable, CaseIterable, Sendable, Equatable where RawValue == String {
+    /// What one of these is called in messages ("workload").
+    static var kind: String { get }
+}
+
+extension WorkloadID: CommandLineName { public static var kind: String { "workload" } }
+extension SubjectID: CommandLineName { public static var kind: String { "subject" } }
+
+/// One comma-separated command-line value of names, e.g. `--workload send,chain`; case-insensitive.
+/// The CLI makes it `ExpressibleByArgument`, so an unknown name is rejected while parsing,
+/// with the flag and every allowed name in the message.
+public struct NameList<Name: CommandLineName>: Sendable, Equatable {
+    public var names: [Name]
+
+    /// Every accepted name, in declaration order.
+    public static var allowed: [String] { Name.allCases.map(\.rawValue) }
+
+    /// Fails with the offending name and the allowed ones.
+    public init(parsing text: String, flag: String) throws(ArgumentError) {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !parts.isEmpty else {
+            throw ArgumentError(flag: flag, message: "expected one or more \(Name.kind)s; allowed: \(Self.allowed.joined(separator: ", "))")
+        }
+        var names: [Name] = []
+        for part in parts {
+            guard let name = Name(rawValue: part.lowercased()) else {
+                throw ArgumentError(flag: flag, message: "unknown \(Name.kind) '\(part)'; allowed: \(Self.allowed.joined(separator: ", "))")
+            }
+            names.append(name)
+        }
+        self.names = names
+    }
+}
+
+/// One comma-separated `--threads` value, e.g. `1,2,4`: whole numbers from 1 to `RunOptions.maxThreads`.
+public struct ThreadCountList: Sendable, Equatable {
+    public var counts: [Int]
+
+    public init(parsing text: String, flag: String = "--threads") throws(ArgumentError) {
+        var counts: [Int] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let t = part.trimmingCharacters(in: .whitespaces)
+            guard let v = Int(t), v >= 1, v <= RunOptions.maxThreads else {
+                throw ArgumentError(flag: flag, message: "must be whole numbers from 1 to \(RunOptions.maxThreads), comma-separated (got '\(t)')")
+            }
+            counts.append(v)
+        }
+        self.counts = counts
+    }
+}
+
+/// The options of a run, typed by the CLI's parser; `parameters()` checks ranges and applies
+/// defaults. Kept out of the CLI target so the tests can exercise every argument error.
 public struct RunOptions: Sendable {
-    public var workloads: [String] = []
-    public var subjects: [String] = []
+    public var workloads: [WorkloadID] = []
+    public var subjects: [SubjectID] = []
     public var stages: Int?
     public var subscribers: Int?
-    public var threads: [String] = []
+    public var threads: [Int] = []
     public var depth: Int?
     public var repetitions: Int?
     public var sampleEvery: Int?
@@ -26,26 +78,14 @@ public struct RunOptions: Sendable {
 
     public func parameters() throws(ArgumentError) -> Parameters {
         var p = quick ? Parameters.quick : Parameters()
-        if !workloads.isEmpty {
-            var chosen: [WorkloadID] = []
-            for w in workloads {
-                guard let id = WorkloadID(rawValue: w.lowercased()) else {
-                    throw ArgumentError(flag: "--workload", message: "unknown workload '\(w)'; allowed: \(WorkloadID.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                if !chosen.contains(id) { chosen.append(id) }
-            }
-            p.workloads = chosen
+        // Repeated names count once, first occurrence first.
+        func unique<T: Equatable>(_ values: [T]) -> [T] {
+            var out: [T] = []
+            for v in values where !out.contains(v) { out.append(v) }
+            return out
         }
-        if !subjects.isEmpty {
-            var chosen: [SubjectID] = []
-            for s in subjects {
-                guard let id = SubjectID(rawValue: s.lowercased()) else {
-                    throw ArgumentError(flag: "--subject", message: "unknown subject '\(s)'; allowed: \(SubjectID.allCases.map(\.rawValue).joined(separator: ", "))")
-                }
-                if !chosen.contains(id) { chosen.append(id) }
-            }
-            p.subjects = chosen
-        }
+        if !workloads.isEmpty { p.workloads = unique(workloads) }
+        if !subjects.isEmpty { p.subjects = unique(subjects) }
         func positive(_ v: Int?, _ flag: String, max: Int) throws(ArgumentError) -> Int? {
             guard let v else { return nil }
             guard v >= 1 && v <= max else {
@@ -64,14 +104,10 @@ public struct RunOptions: Sendable {
             p.latencySampleEvery = v
         }
         if !threads.isEmpty {
-            var list: [Int] = []
-            for t in threads {
-                guard let v = Int(t), v >= 1, v <= Self.maxThreads else {
-                    throw ArgumentError(flag: "--threads", message: "must be whole numbers from 1 to \(Self.maxThreads), comma-separated (got '\(t)')")
-                }
-                if !list.contains(v) { list.append(v) }
+            for t in threads where t < 1 || t > Self.maxThreads {
+                throw ArgumentError(flag: "--threads", message: "must be whole numbers from 1 to \(Self.maxThreads), comma-separated (got '\(t)')")
             }
-            p.threads = list
+            p.threads = unique(threads)
         }
         if quick && depth == nil { p.depth = 1_000_000 }
         return p

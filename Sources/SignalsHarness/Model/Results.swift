@@ -1,7 +1,10 @@
 /// The JSON document `bench --format json` writes. Documented in docs/bench-json-schema.md;
 /// bump `currentSchemaVersion` on any incompatible change.
 public struct BenchReport: Codable, Sendable {
-    public static let currentSchemaVersion = 1
+    public static let currentSchemaVersion = 2
+    /// Versions `load` reads: 2 only adds optional fields to 1 (and makes allocation counts
+    /// medians instead of minimums), so a schema-1 baseline still compares.
+    public static let readableSchemaVersions = [1, 2]
 
     public var schemaVersion: Int
     public var tool: String
@@ -83,15 +86,9 @@ public struct ThroughputStats: Codable, Sendable, Equatable {
     public init(operations: Int, repetitionsNsPerOp: [Double]) {
         self.operations = operations
         self.repetitionsNsPerOp = repetitionsNsPerOp
-        let sorted = repetitionsNsPerOp.sorted()
-        let n = sorted.count
-        if n == 0 {
-            medianNsPerOp = 0; minNsPerOp = 0; maxNsPerOp = 0
-        } else {
-            medianNsPerOp = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-            minNsPerOp = sorted[0]
-            maxNsPerOp = sorted[n - 1]
-        }
+        medianNsPerOp = median(repetitionsNsPerOp)
+        minNsPerOp = repetitionsNsPerOp.min() ?? 0
+        maxNsPerOp = repetitionsNsPerOp.max() ?? 0
         opsPerSecond = medianNsPerOp > 0 ? 1e9 / medianNsPerOp : 0
     }
 }
@@ -138,13 +135,38 @@ public struct LatencyStats: Codable, Sendable, Equatable {
 public struct AllocationStats: Codable, Sendable, Equatable {
     /// What the counters are, e.g. "jemalloc process-wide nrequests, size-class bytes".
     public var source: String
-    /// Allocations per operation, over the timed interval of the least-allocating repetition.
+    /// Allocations per operation over the timed interval: the median of the repetitions
+    /// (schema 1: the least-allocating repetition).
     public var countPerOp: Double
-    /// Bytes (rounded up to jemalloc's size classes) per operation, same repetition.
+    /// Bytes (rounded up to jemalloc's size classes) per operation: median of the repetitions.
     public var bytesPerOp: Double
-    public init(source: String, countPerOp: Double, bytesPerOp: Double) {
+    /// Allocations per operation of each repetition, in run order (absent in schema 1).
+    public var repetitionsCountPerOp: [Double]?
+
+    public init(source: String, countPerOp: Double, bytesPerOp: Double, repetitionsCountPerOp: [Double]? = nil) {
         self.source = source; self.countPerOp = countPerOp; self.bytesPerOp = bytesPerOp
+        self.repetitionsCountPerOp = repetitionsCountPerOp
     }
+
+    /// Median of each figure over the repetitions, keeping every repetition's count.
+    public init(source: String, repetitions: [(count: Double, bytes: Double)]) {
+        self.init(source: source, countPerOp: median(repetitions.map(\.count)), bytesPerOp: median(repetitions.map(\.bytes)),
+                  repetitionsCountPerOp: repetitions.map(\.count))
+    }
+
+    /// Smallest and largest count of the repetitions, when they were recorded.
+    public var countRange: (min: Double, max: Double)? {
+        guard let r = repetitionsCountPerOp, let lo = r.min(), let hi = r.max() else { return nil }
+        return (lo, hi)
+    }
+}
+
+/// The median (mean of the middle two for an even count); 0 for none.
+public func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    let n = sorted.count
+    if n == 0 { return 0 }
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
 }
 
 /// A guarantee a workload's checker found broken.

@@ -32,8 +32,9 @@ public enum JSONReport {
         guard let version = dict["schemaVersion"] as? Int else {
             throw LoadError(description: "\(name): no \"schemaVersion\" field; expected \(BenchReport.currentSchemaVersion) (written by `bench --format json`)")
         }
-        guard version == BenchReport.currentSchemaVersion else {
-            throw LoadError(description: "\(name): schemaVersion \(version) is not supported; allowed: \(BenchReport.currentSchemaVersion)")
+        guard BenchReport.readableSchemaVersions.contains(version) else {
+            let allowed = BenchReport.readableSchemaVersions.map(String.init).joined(separator: ", ")
+            throw LoadError(description: "\(name): schemaVersion \(version) is not supported; allowed: \(allowed)")
         }
         do {
             return try JSONDecoder().decode(BenchReport.self, from: data)

@@ -1,6 +1,6 @@
-/// The issue's performance targets for the lock-free variant (release build, the project's
-/// 2-core machine), checked against a run's results. A missed target is reported; it never
-/// fails the run.
+/// The performance goals of issues 12 and 13 (release build), checked against a run's
+/// results. A missed target is reported; it never fails the run. The ns goals were set for a
+/// 16-core Xeon (`../shared/scripts/device-bench`); on the 2-core VM they are reported too.
 public enum Targets {
     /// Peer figures measured when the targets were set, shown beside the targets for scale.
     public static let peerReferences: [String] = [
@@ -27,48 +27,73 @@ public enum Targets {
             return TargetResult(id: id, description: text, verdict: v <= limit ? .met : .notMet, measured: v, limit: limit, unit: "ns")
         }
         var out: [TargetResult] = []
-        out.append(nsTarget("send-map", "lockfree send with one map ≤ 20 ns per value", find(.sendMap, .lockfree), limit: 20))
+        out.append(nsTarget("send-map", "lockfree send → map → sink ≤ 15 ns per value", find(.sendMap, .lockfree), limit: 15))
 
         // Cost per extra `.direct` map stage: (chain - send-map) / (stages - 1).
+        let stageText = "lockfree each extra fused .direct map stage ≤ 4 ns"
         if let chain = find(.chain, .lockfree), let one = find(.sendMap, .lockfree),
            chain.status == .ok, one.status == .ok, let ct = chain.throughput, let ot = one.throughput {
             let stages = Int(chain.variant.split(separator: " ").first ?? "") ?? 10
             let perStage = stages > 1 ? (ct.medianNsPerOp - ot.medianNsPerOp) / Double(stages - 1) : ct.medianNsPerOp
-            out.append(TargetResult(id: "chain-per-stage", description: "lockfree each extra .direct map stage ≤ 5 ns",
-                                    verdict: perStage <= 5 ? .met : .notMet, measured: perStage, limit: 5, unit: "ns"))
+            out.append(TargetResult(id: "chain-per-stage", description: stageText,
+                                    verdict: perStage <= 4 ? .met : .notMet, measured: perStage, limit: 4, unit: "ns"))
         } else {
-            out.append(TargetResult(id: "chain-per-stage", description: "lockfree each extra .direct map stage ≤ 5 ns",
-                                    verdict: .notMeasured, measured: nil, limit: 5, unit: "ns"))
+            out.append(TargetResult(id: "chain-per-stage", description: stageText,
+                                    verdict: .notMeasured, measured: nil, limit: 4, unit: "ns"))
         }
 
-        out.append(nsTarget("contended-2", "lockfree contended, 2 threads, ≤ 60 ns per value",
-                            find(.contended, .lockfree) { $0 == "2 threads" }, limit: 60))
-
-        // Ahead of mutex at every measured thread count ≥ 2.
-        let multi = results.filter { $0.workload == .contended && $0.subject == .lockfree && $0.status == .ok }
-            .compactMap { r -> (Int, Double)? in
-                guard let t = Int(r.variant.split(separator: " ").first ?? ""), t >= 2, let tp = r.throughput else { return nil }
-                return (t, tp.medianNsPerOp)
-            }
-        var ahead: [Bool] = []
-        var worstRatio: Double?
-        for (t, ns) in multi {
-            if let m = find(.contended, .mutex, variant: { $0 == "\(t) threads" }), m.status == .ok, let mt = m.throughput {
-                ahead.append(ns < mt.medianNsPerOp)
-                let ratio = ns / mt.medianNsPerOp
-                worstRatio = max(worstRatio ?? 0, ratio)
-            }
-        }
-        out.append(TargetResult(id: "contended-vs-mutex", description: "lockfree ahead of mutex on contended from 2 threads up (ratio lockfree/mutex < 1)",
-                                verdict: ahead.isEmpty ? .notMeasured : (ahead.allSatisfy { $0 } ? .met : .notMet),
-                                measured: worstRatio, limit: 1, unit: "×"))
-
-        out.append(nsTarget("fanout", "lockfree fanout ≤ 10 ns per delivery", find(.fanout, .lockfree), limit: 10))
-        out.append(nsTarget("churn", "lockfree churn ≤ 500 ns per subscribe+cancel", find(.churn, .lockfree), limit: 500))
         let reentrant = find(.reentrant, .lockfree) { $0.hasSuffix("alone") }
         let depthOK = reentrant.map { $0.variant.hasPrefix("depth 1000000") } ?? false
-        out.append(nsTarget("reentrant", "lockfree reentrant depth 1,000,000 on the default stack ≤ 30 ns per value",
-                            depthOK ? reentrant : nil, limit: 30))
+        out.append(nsTarget("reentrant", "lockfree re-entrant send, depth 1,000,000 on the default stack, ≤ 25 ns per value",
+                            depthOK ? reentrant : nil, limit: 25))
+        out.append(nsTarget("churn", "lockfree subscribe+cancel on a multicast with 10 standing subscribers while values flow ≤ 300 ns",
+                            find(.churn, .lockfree), limit: 300))
+        out.append(nsTarget("fanout", "lockfree fan-out ≤ 6 ns per delivery", find(.fanout, .lockfree), limit: 6))
+
+        // Contended, per thread count ("N threads" variants that ran ok).
+        func contended(_ s: SubjectID) -> [Int: Double] {
+            var out: [Int: Double] = [:]
+            for r in results where r.workload == .contended && r.subject == s && r.status == .ok {
+                if let t = Int(r.variant.split(separator: " ").first ?? ""), let tp = r.throughput { out[t] = tp.medianNsPerOp }
+            }
+            return out
+        }
+        let lockfree = contended(.lockfree), mutex = contended(.mutex), openCombine = contended(.opencombine)
+        /// Worst ratio a/b over the thread counts ≥ 2 both measured, judged against `limit`.
+        func ratioTarget(_ id: String, _ text: String, _ a: [Int: Double], _ b: [Int: Double], limit: Double,
+                         strictlyBelow: Bool) -> TargetResult {
+            let ratios = a.keys.filter { $0 >= 2 && b[$0] != nil }.map { a[$0]! / b[$0]! }
+            guard let worst = ratios.max() else {
+                return TargetResult(id: id, description: text, verdict: .notMeasured, measured: nil, limit: limit, unit: "×")
+            }
+            let ok = strictlyBelow ? worst < limit : worst <= limit
+            return TargetResult(id: id, description: text, verdict: ok ? .met : .notMet, measured: worst, limit: limit, unit: "×")
+        }
+        out.append(ratioTarget("contended-vs-mutex",
+                               "lockfree ahead of mutex on contended at every thread count ≥ 2 (worst lockfree/mutex < 1)",
+                               lockfree, mutex, limit: 1, strictlyBelow: true))
+        out.append(ratioTarget("contended-mutex-vs-opencombine",
+                               "mutex within 2× of OpenCombine on contended at every thread count ≥ 2 (worst mutex/OpenCombine ≤ 2)",
+                               mutex, openCombine, limit: 2, strictlyBelow: false))
+        // Judged where the counts ran: the goal is set for a machine with ≥ 16 cores, and on
+        // fewer cores the higher counts oversubscribe it.
+        let counts = lockfree.filter { (2...16).contains($0.key) }
+        let perValueText = "lockfree contended ≤ 60 ns per value at every thread count 2–16 (worst count shown; judged on a machine with ≥ 16 cores)"
+        if let worst = counts.values.max() {
+            out.append(TargetResult(id: "contended-2-16", description: perValueText, verdict: worst <= 60 ? .met : .notMet,
+                                    measured: worst, limit: 60, unit: "ns"))
+        } else {
+            out.append(TargetResult(id: "contended-2-16", description: perValueText, verdict: .notMeasured, measured: nil, limit: 60, unit: "ns"))
+        }
+
+        // The allocation threshold of `Benchmarks/` for churn, checked here too.
+        let churnAllocText = "lockfree churn ≤ 3 allocations per subscribe+cancel"
+        if let r = find(.churn, .lockfree), r.status == .ok, let a = r.allocations {
+            out.append(TargetResult(id: "churn-allocs", description: churnAllocText, verdict: a.countPerOp <= 3 + zeroAllocationEpsilon ? .met : .notMet,
+                                    measured: a.countPerOp, limit: 3, unit: "allocs"))
+        } else {
+            out.append(TargetResult(id: "churn-allocs", description: churnAllocText, verdict: .notMeasured, measured: nil, limit: 3, unit: "allocs"))
+        }
 
         for w in [WorkloadID.send, .chain, .fanout] {
             let id = "zero-alloc-\(w.rawValue)"

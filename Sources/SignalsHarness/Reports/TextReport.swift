@@ -25,6 +25,11 @@ enum Fmt {
         return String(format: "%.0f", opsPerSecond)
     }
     static func allocs(_ v: Double) -> String { String(format: "%.3f", v) }
+    /// The median count, followed by the repetitions' min–max when they differ.
+    static func allocsWithRange(_ a: AllocationStats) -> String {
+        guard let r = a.countRange, r.min != r.max else { return allocs(a.countPerOp) }
+        return "\(allocs(a.countPerOp)) (\(allocs(r.min))–\(allocs(r.max)))"
+    }
     static func bytes(_ v: Double) -> String { v < 10 ? String(format: "%.2f", v) : String(format: "%.0f", v) }
 }
 
@@ -93,7 +98,7 @@ struct ReportTables {
                 cells += ["–", "–", "–", "–", "–"]
             }
             if hasAlloc {
-                if let a = r.allocations { cells += [Fmt.allocs(a.countPerOp), Fmt.bytes(a.bytesPerOp)] } else { cells += ["–", "–"] }
+                if let a = r.allocations { cells += [Fmt.allocsWithRange(a), Fmt.bytes(a.bytesPerOp)] } else { cells += ["–", "–"] }
             }
             cells.append(statusText(r))
             out.append(cells)
@@ -153,6 +158,7 @@ struct ReportTables {
             "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
+            "        allocations = median over the timed repetitions (min–max in brackets when they differ), thread caches flushed at both ends of each.",
             "harness floor: \(Fmt.ns(m.harnessFloorNsPerValue)) ns/value (send loop + checker, no subject): part of every ns/value figure below.",
         ]
     }

@@ -152,10 +152,10 @@ public final class StressIteration: @unchecked Sendable {
     @discardableResult
     public func waitUntil(_ what: String, timeoutSeconds: Double? = nil, _ condition: () -> Bool) -> Bool {
         setPhase("waiting for \(what)")
-        let deadline = timeoutSeconds.map { stressNanos() + UInt64($0 * 1e9) }
+        let deadline = timeoutSeconds.map { monotonicNanos() + UInt64($0 * 1e9) }
         var n = 0
         while !condition() {
-            if let d = deadline, stressNanos() > d { return false }
+            if let d = deadline, monotonicNanos() > d { return false }
             n += 1
             if n < 100 { sched_yield() } else { usleep(100) }
         }
@@ -309,12 +309,12 @@ public final class StressRunner: @unchecked Sendable {
         var failures: [StressFailure] = []
         var deadlocked = false
         let threads = max(scenario.minimumThreads, options.threads)
-        let started = stressNanos()
+        let started = monotonicNanos()
         let budget = options.secondsPerRun.map { UInt64($0 * 1e9) }
         var index = 0
         while true {
             if let cap = options.iterations, index >= cap { break }
-            if let b = budget, stressNanos() - started >= b, index > 0 { break }
+            if let b = budget, monotonicNanos() - started >= b, index > 0 { break }
             if options.iterations == nil && budget == nil && index >= 1 { break }
             let seed = StressRunner.iterationSeed(options.seed, index)
             let findings = runIteration(scenario, variant: variant, index: index, seed: seed, threads: threads)
@@ -341,7 +341,7 @@ public final class StressRunner: @unchecked Sendable {
             }
             if grade == .forbidden && options.stopOnForbidden { break }
         }
-        let seconds = Double(stressNanos() - started) / 1e9
+        let seconds = Double(monotonicNanos() - started) / 1e9
         let outcomes = order.map { StressOutcomeCount(grade: counts[$0]!.0, name: $0, count: counts[$0]!.1) }
             .sorted { ($0.grade.rank, $0.count) > ($1.grade.rank, $1.count) }
         return StressRunResult(
@@ -394,13 +394,13 @@ public final class StressRunner: @unchecked Sendable {
 
     /// Waits up to `graceSeconds` for every token and watched object of `ledger` to be freed.
     static func leakFindings(_ ledger: StressLedger, graceSeconds: Double) -> [StressFinding] {
-        let deadline = stressNanos() + UInt64(graceSeconds * 1e9)
+        let deadline = monotonicNanos() + UInt64(graceSeconds * 1e9)
         var delay: UInt32 = 20
         while true {
             let live = ledger.liveTokens
             let survivors = ledger.survivors()
             if live == 0 && survivors.isEmpty { return [] }
-            if stressNanos() >= deadline {
+            if monotonicNanos() >= deadline {
                 var parts: [String] = []
                 if live != 0 { parts.append("\(live) of \(ledger.madeTokens) counted values/handlers alive") }
                 if !survivors.isEmpty { parts.append("alive: \(survivors.joined(separator: ", "))") }

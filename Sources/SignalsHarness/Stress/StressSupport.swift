@@ -18,14 +18,6 @@ import Darwin
 // itself). The one exception is `StressRecorder.plainCount`, which is plain memory on purpose:
 // if the library ever ran two deliveries without ordering them, TSan reports that counter.
 
-/// Monotonic nanoseconds.
-@inline(__always)
-public func stressNanos() -> UInt64 {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
-}
-
 /// SplitMix64 finalizer: spreads a seed and a counter into an unrelated 64-bit value.
 @inline(__always)
 public func stressMix(_ x: UInt64) -> UInt64 {

@@ -66,6 +66,7 @@ extension RunContext {
                 let s = senders.value[b + 1]
                 let base = (b + 1) << 32
                 var i = 0
+                self.flushAllocationCache()
                 started.wrappingAdd(1, ordering: .acquiringAndReleasing)
                 // Bounded: an unbounded flood into a FIFO queue would push each re-sent chain
                 // value behind an ever longer backlog and measure the backlog, not re-entrancy.
@@ -75,6 +76,7 @@ extension RunContext {
                     i &+= 1
                 }
                 countsRef[b + 1] = i
+                self.flushAllocationCache()
                 group.leave()
             }.start()
         }
@@ -101,6 +103,7 @@ extension RunContext {
         stopClock()
         stop.store(true, ordering: .relaxed)
         group.wait()
+        recountAllocationsAfterJoin()
         if stalled != nil { return }
         counts[0] = handler.depth + 1
         sent = Array(UnsafeBufferPointer(start: counts, count: busy + 1))
@@ -109,12 +112,41 @@ extension RunContext {
         if busy > 0 { counters["busyValues"] = sent.dropFirst().reduce(0, +) }
     }
 
-    /// Gap between two values of the `churn` workload's flow (at most 500,000 values/s):
-    /// steady traffic well under what the slowest subject delivers to 10 subscribers. An unpaced
-    /// flood would instead measure the backlog: a sender that finds the node busy queues its
-    /// value and returns, so a faster-than-delivery sender grows the queue without bound and
-    /// whichever thread holds the node (the one subscribing) drains forever.
-    public static let churnFlowIntervalNs: UInt64 = 2_000
+    /// Gap between two values of the `churn` workload's flow (at most 50,000 values/s, each
+    /// to 10 subscribers): steady traffic well under what the slowest subject delivers. An
+    /// unpaced flood would instead measure the backlog: a sender that finds the node busy
+    /// queues its value and returns, so a faster-than-delivery sender grows the queue without
+    /// bound and whichever thread holds the node (the one subscribing) drains forever.
+    ///
+    /// The gap is slept, not spun: a spinning pacer burned a whole core, so on a 2-core machine
+    /// the subscribing thread shared the other core with everything else and the figure was
+    /// bimodal (480 or 1,457 ns per pair depending on where the scheduler put the threads).
+    /// With the thread's timer slack set to 1 ns a 20 µs sleep wakes within a few µs, so the
+    /// pacer uses a small fraction of a core.
+    public static let churnFlowIntervalNs: UInt64 = 20_000
+
+    /// Sets the calling thread's timer slack to 1 ns (`prctl(PR_SET_TIMERSLACK)`). `prctl` is
+    /// variadic, which Swift cannot call, so it is called through a fixed-argument pointer
+    /// found with `dlsym` (all arguments are integers, passed alike either way on Linux's
+    /// x86-64 and arm64 calling conventions). Without it the sleeps are only coarser.
+    static func setFineTimerSlack() {
+        #if os(Linux)
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        guard let sym = dlsym(nil, "prctl") else { return }
+        _ = unsafeBitCast(sym, to: Prctl.self)(29 /* PR_SET_TIMERSLACK */, 1, 0, 0, 0)
+        #endif
+    }
+
+    /// `SIGNALS_BENCH_CHURN_PACING=spin` brings back the old busy-waiting pacer, so the two
+    /// can be compared in one period on one machine (docs/bench: churn pacing).
+    static let churnPacingSpins = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PACING"] == "spin"
+
+    /// Sleeps `ns` nanoseconds (relative; the caller's timer slack decides the precision).
+    static func sleepNanoseconds(_ ns: UInt64) {
+        var req = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
+        var rem = timespec()
+        while nanosleep(&req, &rem) != 0 && errno == EINTR { req = rem }
+    }
 
     /// The `churn` driver: one thread sends paced values (sender 0) to the standing
     /// subscribers while this thread performs `operations` subscribe+cancel pairs, which is
@@ -129,19 +161,28 @@ extension RunContext {
         let stallNote = UncheckedBox<String?>(nil)
         let group = DispatchGroup()
         let box = UncheckedBox(sender)
+        let spin = RunContext.churnPacingSpins
         group.enter()
         Thread {
             var i = 0
+            // Linux's default 50 µs timer slack would make every 20 µs sleep last ≈ 70 µs.
+            RunContext.setFineTimerSlack()
+            self.flushAllocationCache()
             started.store(true, ordering: .releasing)
             while !stop.load(ordering: .relaxed) {
                 box.value.send(i)
                 i &+= 1
                 // The gap counts from the end of the send, so a slow subject (or a debug
                 // build) is never flooded: the node is idle at least this long between values.
-                let next = monotonicNanos() &+ RunContext.churnFlowIntervalNs
-                while monotonicNanos() < next && !stop.load(ordering: .relaxed) {}
+                if spin {
+                    let next = monotonicNanos() &+ RunContext.churnFlowIntervalNs
+                    while monotonicNanos() < next && !stop.load(ordering: .relaxed) {}
+                } else {
+                    RunContext.sleepNanoseconds(RunContext.churnFlowIntervalNs)
+                }
             }
             count.value = i
+            self.flushAllocationCache()
             group.leave()
         }.start()
         let stallNs = UInt64(max(stallSeconds * 2, 2) * 1e9)
@@ -172,6 +213,7 @@ extension RunContext {
         finished.store(true, ordering: .releasing)
         stop.store(true, ordering: .relaxed)
         group.wait()
+        recountAllocationsAfterJoin()
         stalled = stallNote.value
         sent = [count.value]
         for c in standing { waitForDelivery(c, count: count.value) }

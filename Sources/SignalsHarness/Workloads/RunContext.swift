@@ -73,6 +73,27 @@ public final class RunContext: @unchecked Sendable {
 
     public var elapsedNs: UInt64 { stopNs >= startNs ? stopNs - startNs : 0 }
 
+    /// Call on a thread the harness started for the measured part: before it is released
+    /// (so requests from its setup are merged before `startClock`'s snapshot) and once its
+    /// measured work is done (so the end snapshot sees them; see `AllocationMeter`).
+    public func flushAllocationCache() {
+        meter?.flushThreadCache()
+    }
+
+    /// Allocations counted between `startClock` and `stopClock` (or the recount after the
+    /// join); nil without jemalloc.
+    public var allocationsCounted: AllocationMeter.Snapshot? {
+        guard let a = allocStart, let b = allocStop else { return nil }
+        return .init(count: b.count &- a.count, bytes: b.bytes &- a.bytes)
+    }
+
+    /// Call after joining threads that flushed their caches after `stopClock`: takes the end
+    /// snapshot again so their requests are counted. Requests the calling thread makes in
+    /// between (joining) are counted too, which is why drivers join without allocating.
+    public func recountAllocationsAfterJoin() {
+        if allocStop != nil { allocStop = meter?.snapshot() }
+    }
+
     /// Verifies every registered checker.
     public func verify() -> (violations: [Violation], dropped: Int) {
         var all: [Violation] = []
@@ -128,9 +149,12 @@ public final class RunContext: @unchecked Sendable {
         for i in 0..<threads {
             done.enter()
             let t = Thread { [self] in
+                self.flushAllocationCache()
                 ready.wrappingAdd(1, ordering: .acquiringAndReleasing)
                 while !go.load(ordering: .acquiring) { sched_yield() }
                 self.sendAll(box.value[i], count: perThread, sender: i)
+                // Before `done.leave()`: the callers stop the clock only after `done.wait()`.
+                self.flushAllocationCache()
                 finished.wrappingAdd(1, ordering: .releasing)
                 done.leave()
             }

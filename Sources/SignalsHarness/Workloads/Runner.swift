@@ -126,13 +126,13 @@ public struct Runner: Sendable {
             reps.append(probe.nsPerOp)
             result.throughput = ThroughputStats(operations: probe.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
         }
-        var bestAlloc: (count: Double, bytes: Double)?
+        // Every repetition's allocations, reported as the median: the minimum (used before)
+        // picked whichever repetition jemalloc's lazy merging happened to undercount.
+        var allocs: [(count: Double, bytes: Double)] = []
         func noteAllocations(_ ctx: RunContext) {
             guard let a = ctx.allocStart, let b = ctx.allocStop else { return }
             let ops = Double(max(1, ctx.completedOperations ?? n))
-            let c = Double(b.count &- a.count) / ops
-            let by = Double(b.bytes &- a.bytes) / ops
-            if bestAlloc == nil || c < bestAlloc!.count { bestAlloc = (c, by) }
+            allocs.append((Double(b.count &- a.count) / ops, Double(b.bytes &- a.bytes) / ops))
         }
         if !reps.isEmpty { noteAllocations(probe.ctx) }
         while reps.count < repetitions {
@@ -141,8 +141,8 @@ public struct Runner: Sendable {
             noteAllocations(r.ctx)
             result.throughput = ThroughputStats(operations: r.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
         }
-        if let a = bestAlloc {
-            result.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: a.count, bytesPerOp: a.bytes)
+        if !allocs.isEmpty {
+            result.allocations = AllocationStats(source: AllocationMeter.source, repetitions: allocs)
         }
 
         // Latency: one extra repetition with sampling; its time is not part of the throughput.

@@ -15,23 +15,36 @@ struct ArgumentTests {
         }
     }
 
+    func parseError<T>(_ parse: () throws(ArgumentError) -> T) -> ArgumentError? {
+        do {
+            _ = try parse()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func unknownWorkloadNamesFlagAndAllowedValues() {
-        let e = error { $0.workloads = ["send", "nope"] }
+        let e = parseError { () throws(ArgumentError) in try NameList<WorkloadID>(parsing: "send,nope", flag: "--workload") }
         #expect(e?.flag == "--workload")
         #expect(e?.message.contains("'nope'") == true)
         #expect(e?.message.contains("send-map") == true && e?.message.contains("hop") == true)
+        #expect(NameList<WorkloadID>.allowed.contains("send-map"))
     }
 
     @Test func unknownSubject() {
-        let e = error { $0.subjects = ["rxswift"] }
+        let e = parseError { () throws(ArgumentError) in try NameList<SubjectID>(parsing: "rxswift", flag: "--subject") }
         #expect(e?.flag == "--subject")
         #expect(e?.message.contains("lockfree") == true)
+        #expect(parseError { () throws(ArgumentError) in try NameList<SubjectID>(parsing: ",", flag: "--subject") }?.flag == "--subject")
     }
 
     @Test func zeroOrBadThreads() {
-        #expect(error { $0.threads = ["0"] }?.flag == "--threads")
-        #expect(error { $0.threads = ["2", "x"] }?.flag == "--threads")
-        #expect(error { $0.threads = ["65"] }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "0") }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "2,x") }?.flag == "--threads")
+        #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: "65") }?.message.contains("1 to 64") == true)
+        #expect(error { $0.threads = [0] }?.flag == "--threads")
+        #expect(error { $0.threads = [2, 65] }?.flag == "--threads")
     }
 
     @Test func negativeAndZeroCounts() {
@@ -45,9 +58,9 @@ struct ArgumentTests {
 
     @Test func validOptionsBecomeParameters() throws {
         var o = RunOptions()
-        o.workloads = ["contended", "SEND"]
-        o.subjects = ["lockfree"]
-        o.threads = ["1", "2", "16"]
+        o.workloads = try NameList<WorkloadID>(parsing: "contended, SEND,contended", flag: "--workload").names
+        o.subjects = try NameList<SubjectID>(parsing: "lockfree", flag: "--subject").names
+        o.threads = try ThreadCountList(parsing: "1,2,16,2").counts
         o.stages = 3
         o.quick = true
         let p = try o.parameters()
@@ -69,7 +82,8 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     let summary = LatencySummary(count: 10, p50: 40, p90: 50, p99: p99, p999: 200, p9999: 300, max: 400,
                                  distribution: [PercentilePoint(percentile: 0, ns: 30), PercentilePoint(percentile: 99.9, ns: 200)])
     r.latency = LatencyStats(sampleEvery: 64, send: summary, endToEnd: summary)
-    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32)
+    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32,
+                                    repetitionsCountPerOp: [allocs, allocs, allocs])
     r.counters = ["x": 1]
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
     m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
@@ -85,7 +99,7 @@ struct JSONSchemaTests {
         let report = sampleReport()
         let data = try JSONReport.encode(report)
         let back = try JSONReport.decode(data)
-        #expect(back.schemaVersion == 1)
+        #expect(back.schemaVersion == 2)
         #expect(back.machine == report.machine)
         #expect(back.parameters == report.parameters)
         #expect(back.targets == report.targets)
@@ -96,6 +110,26 @@ struct JSONSchemaTests {
         #expect(back.results[2].reason == "no broadcast")
         // Stable: encoding the decoded report gives the same bytes.
         #expect(try JSONReport.encode(back) == data)
+    }
+
+    /// Schema 2 only added optional fields, so a schema-1 baseline (no per-repetition
+    /// allocation counts) still loads for `compare`.
+    @Test func schemaOneReportsStillLoad() throws {
+        var report = sampleReport()
+        report.schemaVersion = 1
+        for i in report.results.indices { report.results[i].allocations?.repetitionsCountPerOp = nil }
+        let back = try JSONReport.decode(JSONReport.encode(report))
+        #expect(back.schemaVersion == 1)
+        #expect(back.results[0].allocations?.repetitionsCountPerOp == nil)
+        #expect(back.results[0].allocations?.countPerOp == report.results[0].allocations?.countPerOp)
+    }
+
+    @Test func allocationsAreTheMedianOfTheRepetitions() {
+        let a = AllocationStats(source: "test", repetitions: [(0.15, 10), (3.2, 100), (3.0, 96), (3.0, 96), (2.9, 90)])
+        #expect(a.countPerOp == 3.0)
+        #expect(a.bytesPerOp == 96)
+        #expect(a.countRange?.min == 0.15 && a.countRange?.max == 3.2)
+        #expect(a.repetitionsCountPerOp == [0.15, 3.2, 3.0, 3.0, 2.9])
     }
 
     @Test func topLevelFieldsAreTheDocumentedOnes() throws {
@@ -116,7 +150,7 @@ struct JSONSchemaTests {
         #expect(loadError("not json")?.contains("not valid JSON") == true)
         #expect(loadError("[1,2]")?.contains("not a bench report") == true)
         #expect(loadError("{\"results\": []}")?.contains("schemaVersion") == true)
-        #expect(loadError("{\"schemaVersion\": 2}")?.contains("allowed: 1") == true)
+        #expect(loadError("{\"schemaVersion\": 3}")?.contains("allowed: 1, 2") == true)
         #expect(loadError("{\"schemaVersion\": 1, \"tool\": \"x\"}")?.contains("wrong schema") == true)
         do {
             _ = try JSONReport.load(path: "/nonexistent/report.json")
@@ -176,9 +210,9 @@ struct CompareTests {
 @Suite("reports and targets")
 struct ReportTests {
     @Test func targetsAreJudged() {
-        let t = sampleReport(ns: 20).targets
+        let t = sampleReport(ns: 14).targets
         #expect(t.first { $0.id == "send-map" }?.verdict == .met)
-        #expect(sampleReport(ns: 30).targets.first { $0.id == "send-map" }?.verdict == .notMet)
+        #expect(sampleReport(ns: 16).targets.first { $0.id == "send-map" }?.verdict == .notMet)
         #expect(t.first { $0.id == "fanout" }?.verdict == .notMeasured)
     }
 

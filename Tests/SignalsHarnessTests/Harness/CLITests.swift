@@ -34,6 +34,13 @@ struct CLITests {
         (["--stages=-3"], "--stages"),
         (["--subject", "rx"], "--subject"),
         (["--format", "yaml"], "--format"),
+        (["--workload", "send,nope"], "send-map"),
+        (["--subject", "rx"], "lockfree"),
+        (["--threads", "2,x"], "1 to 64"),
+        (["--sample-every", "48"], "power of two"),
+        (["stress", "--variant", "fast"], "--variant"),
+        (["stress", "--variant", "fast"], "mutex"),
+        (["stress", "--ops", "0"], "--ops"),
         (["compare", "/nonexistent/a.json", "/nonexistent/b.json"], "cannot read"),
         (["compare", "a.json", "b.json", "--threshold", "lots"], "--threshold"),
     ])

@@ -87,6 +87,9 @@ private func tag<T>(_ i: Int, _ r: Result<T, SignalEnd>) -> String {
         for k in [4, 0, 3, 1, 2] { m[k].send(value: k) }
         #expect(c5.events == [.value("1/5:4"), .value("2/1:0"), .value("3/4:3"), .value("4/2:1"), .value("5/3:2")])
         o5.cancel()
+        // The inputs must outlive the checks: a release build releases each one after its last
+        // send, and its `.cancelled` end would reach the combined signal before the check.
+        withExtendedLifetime((inputs, j, m)) {}
     }
 
     /// combine with state: the state lives for one activation and resets on the next.

@@ -443,6 +443,9 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             #expect(collected[1 - winner].0.events == [])
             junction.cancel()
             for (_, out) in collected { out.cancel() }
+            // The loser's input must outlive the check: a release build releases `targets`
+            // after the bind, and the input's `.cancelled` end would reach its collector.
+            withExtendedLifetime(targets) {}
         }
     }
 

@@ -103,7 +103,13 @@ func reactivate<U: Sendable>(
     let r2 = Recorder(shared)
     for v in second { input.send(value: v) }
     if let endSecond { input.send(end: endSecond) }
-    return (r1.values, r2.values, r1.end, r2.end)
+    let result = (r1.values, r2.values, r1.end, r2.end)
+    // The second subscriber goes away before the input does, in every build: a release build
+    // may otherwise release `input` right after its last send, and its `.cancelled` end would
+    // reach the second subscriber (in a debug build both lived to the return).
+    r2.cancel()
+    withExtendedLifetime(input) {}
+    return result
 }
 
 /// A two-input graph: returns the inputs and a recorder of `op(first, second)`.

@@ -1,0 +1,61 @@
+import SignalsHarness
+import Testing
+
+/// The contended and allocation targets of issues 12 and 13, judged on made-up results.
+@Suite("targets")
+struct TargetTests {
+    func contended(_ subject: SubjectID, _ nsByThreads: [Int: Double]) -> [CaseResult] {
+        nsByThreads.map { t, ns in
+            var r = CaseResult(spec: CaseSpec(workload: .contended, variant: "\(t) threads", threads: t), subject: subject, status: .ok)
+            r.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [ns])
+            return r
+        }
+    }
+
+    func verdict(_ id: String, _ results: [CaseResult]) -> TargetResult? {
+        Targets.evaluate(results).first { $0.id == id }
+    }
+
+    @Test func contendedTargetsJudgeEveryThreadCount() {
+        let results = contended(.lockfree, [1: 100, 2: 40, 4: 55, 8: 58])
+            + contended(.mutex, [1: 20, 2: 50, 4: 60, 8: 57])
+            + contended(.opencombine, [2: 30, 4: 31, 8: 20])
+        // 8 threads: lockfree 58 > mutex 57, so not ahead everywhere (1 thread is not judged).
+        let ahead = verdict("contended-vs-mutex", results)
+        #expect(ahead?.verdict == .notMet)
+        #expect(ahead?.measured == 58.0 / 57.0)
+        // mutex/OpenCombine: 50/30, 60/31, 57/20 = 2.85 at 8 threads.
+        let vsOpenCombine = verdict("contended-mutex-vs-opencombine", results)
+        #expect(vsOpenCombine?.verdict == .notMet)
+        #expect(vsOpenCombine?.measured == 57.0 / 20.0)
+        // Worst lockfree count in 2–16 is 58 ns (the 1-thread 100 ns is outside the range).
+        let perValue = verdict("contended-2-16", results)
+        #expect(perValue?.verdict == .met)
+        #expect(perValue?.measured == 58)
+    }
+
+    @Test func contendedTargetsMetWhenEveryCountIsMet() {
+        let results = contended(.lockfree, [2: 40, 16: 59]) + contended(.mutex, [2: 50, 16: 70]) + contended(.opencombine, [2: 30, 16: 40])
+        #expect(verdict("contended-vs-mutex", results)?.verdict == .met)
+        #expect(verdict("contended-mutex-vs-opencombine", results)?.verdict == .met)
+        #expect(verdict("contended-2-16", results)?.verdict == .met)
+        #expect(verdict("contended-2-16", contended(.lockfree, [2: 40, 16: 61]))?.verdict == .notMet)
+    }
+
+    @Test func contendedTargetsNotMeasuredWithoutTheirCounts() {
+        let results = contended(.lockfree, [1: 10, 32: 10]) + contended(.mutex, [1: 20])
+        #expect(verdict("contended-vs-mutex", results)?.verdict == .notMeasured)
+        #expect(verdict("contended-mutex-vs-opencombine", results)?.verdict == .notMeasured)
+        #expect(verdict("contended-2-16", results)?.verdict == .notMeasured)
+    }
+
+    @Test func churnAllocationsAreJudgedOnTheMedian() {
+        var r = CaseResult(spec: CaseSpec(workload: .churn), subject: .lockfree, status: .ok)
+        r.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [250])
+        r.allocations = AllocationStats(source: "test", repetitions: [(0.15, 10), (3.0, 96), (3.0, 96)])
+        #expect(verdict("churn-allocs", [r])?.verdict == .met)
+        #expect(verdict("churn", [r])?.verdict == .met)
+        r.allocations = AllocationStats(source: "test", repetitions: [(3.2, 100), (3.2, 100), (0.15, 10)])
+        #expect(verdict("churn-allocs", [r])?.verdict == .notMet)
+    }
+}
