@@ -127,7 +127,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         switch q.claimOrEnqueue(.value(result)) {
         case .claimed:
-            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(result) } }
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) } }
             if !q.releaseIfIdle() { drain(q) }
         case .enqueued:
             break
@@ -181,14 +181,14 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
         guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
-        box._withUnsafeGuaranteedRef { $0.sink(result) }
+        box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
     }
 
     @inlinable @inline(__always)
     func handle(_ message: Message) {
         switch message {
         case .value(let r):
-            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(r) } }
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(r) } }
         case .control(let c):
             c.perform()
         }
@@ -232,19 +232,37 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func perform(_ work: @escaping () -> Void) {
         if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {
-            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: MutexQueue.self)) }
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: MutexQueue.self)) }
+        }
+    }
+
+    /// Runs `work` while holding the node, in line with values, and never waits: if another
+    /// thread holds the node, `work` is queued for it and this returns at once.
+    ///
+    /// For graph changes that may be made from inside a delivery on another node (a cancel,
+    /// a detach, a branch removal). Waiting there would make the caller's own node a lock
+    /// held while it waits for another node: two threads doing that to each other's nodes
+    /// deadlock (issue 10 item 1). Such changes first close what they remove (a `SinkBox`,
+    /// a `MultiBranch`) so that nothing runs through it from then on; the holder only
+    /// releases it later.
+    @inlinable
+    func post(_ work: @escaping () -> Void) {
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+        } else {
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: MutexQueue.self)) }
         }
     }
 
     @inlinable
-    func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, through q: Q) where Q.Element == Message {
+    func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, waiting: Bool, through q: Q) where Q.Element == Message {
         if isAsync {
             if q.enqueueAndClaimIfIdle(.control(NodeControl(work))) { scheduleDrain(q) }
             return
         }
-        let reentrant = q.isHeldByCurrentThread
+        let reentrant = waiting && q.isHeldByCurrentThread
         // The control object (and its waiter) is made only when the change has to be queued.
         var queued: NodeControl?
         switch q.claimOrEnqueue({ let c = NodeControl(work); queued = c; return .control(c) }()) {
@@ -254,7 +272,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         case .enqueuedAndClaimed:
             drain(q)
         case .enqueued:
-            if !reentrant { queued?.wait() }
+            if waiting && !reentrant { queued?.wait() }
         }
     }
 
@@ -280,10 +298,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     }
 
     /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
-    /// An end sent before anything was attached is delivered to it at once.
-    @usableFromInline
-    func attach(_ sink: SignalSink<T>) {
-        perform { [self] in output = sink }
+    /// An end sent before anything was attached is delivered to it at once. Returns the box
+    /// the chain is installed in, for `detach(endedWith:closing:)`.
+    ///
+    /// Never waits for another thread holding the node: the installation is queued ahead of
+    /// everything the feeders started below will send, so it still comes first.
+    @usableFromInline @discardableResult
+    func attach(_ sink: SignalSink<T>) -> SinkBox<T> {
+        let box = SinkBox(sink)
+        post { [self] in installOutput(box) }
         var pendingEnd: SignalEnd?
         updateActivation { a in
             if let e = a.recordedEnd {
@@ -295,13 +318,28 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             }
         }
         if let e = pendingEnd { deliver(.failure(e)) }
+        return box
+    }
+
+    /// Installs `box` (retained here) as the output. Holder-only.
+    @usableFromInline
+    func installOutput(_ box: SinkBox<T>) {
+        let old = outputBox
+        outputBox = Unmanaged.passRetained(box)
+        old?.release()
     }
 
     /// Disconnects the output and stops the feeders. Once the node has an end (`end`, or one
     /// recorded earlier), inputs see it as disconnected; otherwise as inactive until attached
     /// again.
+    ///
+    /// With `closing`, the chain attached in that box is closed at once (no stage of it runs
+    /// after this returns, except a call already running) and the node drops it later, when
+    /// its holder gets to it: this never waits, so it is safe from inside any delivery.
+    /// Without it (capture), it waits for the holder as `perform` does.
     @usableFromInline
-    func detach(endedWith end: SignalEnd?) {
+    func detach(endedWith end: SignalEnd?, closing box: SinkBox<T>? = nil) {
+        box?.close()
         activation.withLock { a in
             if let end, a.recordedEnd == nil { a.recordedEnd = end }
             // A concurrent `sendEnd` may have closed the status word and not yet recorded its
@@ -315,7 +353,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             }
         }
         // The old chain is released while holding the node, never under a lock.
-        perform { [self] in output = nil }
+        if let box {
+            // Only if it is still the installed one: a later attachment may already be queued
+            // ahead of this (the removal and installation run in the order they were queued).
+            post { [self] in
+                if outputBox?.toOpaque() == Unmanaged.passUnretained(box).toOpaque() { output = nil }
+            }
+        } else {
+            perform { [self] in output = nil }
+        }
         updateActivation { $0.wanted = false }
     }
 
@@ -369,5 +415,17 @@ enum InactiveEndOutcome { case kept, alreadyEnded, changed }
 @usableFromInline
 final class SinkBox<T: Sendable>: @unchecked Sendable {
     @usableFromInline let sink: SignalSink<T>
+    /// Cleared when the chain is detached: from then on the holder skips it, even for values
+    /// queued before the detach (issue 10 items 1 and 7: no stage of a cancelled chain runs
+    /// after `cancel()` returns, although the node drops the chain only later).
+    @usableFromInline let open = Atomic<Bool>(true)
     @usableFromInline init(_ sink: SignalSink<T>) { self.sink = sink }
+
+    /// Delivers `result` unless the chain was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(_ result: Result<T, SignalEnd>) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink(result) }
+    }
+
+    @usableFromInline func close() { open.store(false, ordering: .releasing) }
 }

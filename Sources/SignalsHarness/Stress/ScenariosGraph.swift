@@ -572,6 +572,10 @@ public enum StressCatalogue {
             GlobalContextScenario(),
             ContextChainScenario(),
             StressVariantQueueScenario(),
+            CrossCancelScenario(),
+            QueueStageCancelScenario(),
+            MergedSourceEndScenario(),
+            InnerLoopScenario(),
         ]
     }
 }
