@@ -44,13 +44,52 @@ final class NodeControl: @unchecked Sendable {
         if let s = waiter.withLock({ $0 }) { s.signal() }
     }
 
-    /// Blocks until another thread has performed this control.
-    @usableFromInline func wait() {
+    /// Blocks until another thread has performed this control, unless waiting could close a
+    /// cycle of threads each waiting for a node the next one holds (see `WaitRegistry`): then
+    /// it returns at once and the holder performs the control later.
+    @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
         for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
+        let me = currentThreadToken()
+        guard WaitRegistry.register(me, waitingFor: holder) else { return }
+        defer { WaitRegistry.unregister(me) }
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
         semaphore.wait()
+    }
+}
+
+/// The threads blocked in `NodeControl.wait`, each with a way to read the holder of the node
+/// it waits for. A thread runs its handlers while holding its node, so a graph change made
+/// from inside a handler (a cancel, a subscribe, a branch removal) that waits for another
+/// node's holder turns its own node into a lock held while waiting: two threads doing that to
+/// each other's nodes would wait for ever (issue 10 item 1). Before blocking, a thread follows
+/// the chain holder → node that holder waits for → its holder …; if the chain comes back to
+/// it, it does not wait. Registration and the check are one step under the registry's mutex,
+/// so of the threads closing a cycle the last one to arrive sees it. Only threads that would
+/// block use the registry: no value path touches it.
+enum WaitRegistry {
+    static let waiting = Mutex<[UInt: @Sendable () -> UInt]>([:])
+
+    /// Registers `me` as waiting for the holder `holder` reads, and returns true; returns false
+    /// (registering nothing) when that wait would close a cycle.
+    static func register(_ me: UInt, waitingFor holder: @escaping @Sendable () -> UInt) -> Bool {
+        waiting.withLock { w in
+            var t = holder()
+            var steps = 0
+            while t != 0, steps <= w.count {
+                if t == me { return false }
+                guard let next = w[t] else { break }
+                t = next()
+                steps += 1
+            }
+            w[me] = holder
+            return true
+        }
+    }
+
+    static func unregister(_ me: UInt) {
+        _ = waiting.withLock { $0.removeValue(forKey: me) }
     }
 }
 
@@ -241,12 +280,8 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// Runs `work` while holding the node, in line with values, and never waits: if another
     /// thread holds the node, `work` is queued for it and this returns at once.
     ///
-    /// For graph changes that may be made from inside a delivery on another node (a cancel,
-    /// a detach, a branch removal). Waiting there would make the caller's own node a lock
-    /// held while it waits for another node: two threads doing that to each other's nodes
-    /// deadlock (issue 10 item 1). Such changes first close what they remove (a `SinkBox`,
-    /// a `MultiBranch`) so that nothing runs through it from then on; the holder only
-    /// releases it later.
+    /// For an attachment: its installation is queued ahead of everything its feeders send,
+    /// so nothing needs to wait for it.
     @inlinable
     func post(_ work: @escaping () -> Void) {
         if variant == .lockFree {
@@ -272,7 +307,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         case .enqueuedAndClaimed:
             drain(q)
         case .enqueued:
-            if waiting && !reentrant { queued?.wait() }
+            if waiting && !reentrant { queued?.wait { q.holderToken } }
         }
     }
 
@@ -333,10 +368,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// recorded earlier), inputs see it as disconnected; otherwise as inactive until attached
     /// again.
     ///
-    /// With `closing`, the chain attached in that box is closed at once (no stage of it runs
-    /// after this returns, except a call already running) and the node drops it later, when
-    /// its holder gets to it: this never waits, so it is safe from inside any delivery.
-    /// Without it (capture), it waits for the holder as `perform` does.
+    /// With `closing`, the chain attached in that box is closed first, so no stage of it runs
+    /// after this returns (except a call already running), even when `perform` cannot wait
+    /// for the holder (from inside its delivery, or where waiting could deadlock) and the
+    /// holder drops the chain later.
     @usableFromInline
     func detach(endedWith end: SignalEnd?, closing box: SinkBox<T>? = nil) {
         box?.close()
@@ -356,7 +391,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         if let box {
             // Only if it is still the installed one: a later attachment may already be queued
             // ahead of this (the removal and installation run in the order they were queued).
-            post { [self] in
+            perform { [self] in
                 if outputBox?.toOpaque() == Unmanaged.passUnretained(box).toOpaque() { output = nil }
             }
         } else {

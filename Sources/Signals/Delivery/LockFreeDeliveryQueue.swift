@@ -141,6 +141,8 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         }
     }
 
+    public var holderToken: UInt { claim.load(ordering: .acquiring) & ~3 }
+
     public var isHeldByCurrentThread: Bool {
         claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
     }

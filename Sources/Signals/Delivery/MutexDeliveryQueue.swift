@@ -123,6 +123,8 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         }
     }
 
+    public var holderToken: UInt { state.withLock { $0.holder } }
+
     public var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
         return state.withLock { $0.holder == token }

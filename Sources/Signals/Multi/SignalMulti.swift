@@ -111,9 +111,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         return branch
     }
 
-    /// Closes the branch at once (nothing reaches its chain from now on, even values queued
-    /// before) and leaves the removal to the holder of the node: never waits, since it may be
-    /// called from inside a delivery on another node (issue 10 item 1).
+    /// Closes the branch first (nothing reaches its chain from then on, even values queued
+    /// before), so the guarantee holds even when `perform` cannot wait for the holder (from
+    /// inside a delivery on this node, or where waiting could deadlock: issue 10 item 1).
     @inlinable func removeBranch(_ branch: MultiBranch<T>) {
         branch.open.store(false, ordering: .releasing)
         func remove() {
@@ -122,7 +122,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
                 branches.remove(at: i).release()
             }
         }
-        if !node.performIfIdle(remove) { node.post { remove() } }
+        if !node.performIfIdle(remove) { node.perform { remove() } }
         if branchCount.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
             updateActivation()
         }
