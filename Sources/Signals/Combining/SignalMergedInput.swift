@@ -47,7 +47,8 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     @inlinable @discardableResult
     public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors) -> SignalBindError? {
         let expected = expectedActive
-        return add(source, record: FeederRecord(MergedSourceFeeder(
+        let ended = MergedSourceRemoval()
+        let record = FeederRecord(MergedSourceFeeder(
             upstream: source, node: node,
             makeSink: { node in
                 SignalSink { r in
@@ -55,9 +56,14 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
                     case .success: node.deliver(r)
                     case .failure(let e):
                         if closePropagation.propagates(e) { _ = node.sendEnd(e, expectedActive: expected) }
+                        // A source that ended is removed, whether or not its end closed the
+                        // merged signal: it is never re-attached (issue 10 item 8).
+                        ended.remove(from: node)
                     }
                 }
-            })))
+            }))
+        ended.record = record
+        return add(source, record: record)
     }
 
     @usableFromInline
@@ -83,6 +89,21 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     public func remove(_ source: Signal<T>) -> Bool {
         let id = ObjectIdentifier(source)
         return node.removeFeeder { ($0.feeder as? MergedSourceFeeder<T>)?.feeder.sourceID == id }
+    }
+}
+
+/// Removes a merged source's record from its node once the source has ended. The record is
+/// set before the source can be activated (so before any end arrives) and never changes.
+@usableFromInline
+final class MergedSourceRemoval: @unchecked Sendable {
+    @usableFromInline weak var record: FeederRecord?
+    @usableFromInline init() {}
+
+    /// Called from the source's delivery of its end. Removing the feeder stops it (its
+    /// detach never waits), so this is safe inside that delivery.
+    @usableFromInline func remove(from node: NodeBase) {
+        guard let record else { return }
+        _ = node.removeFeeder { $0 === record }
     }
 }
 

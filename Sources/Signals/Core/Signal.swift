@@ -56,8 +56,8 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @usableFromInline
     convenience init(rootedAt node: SignalNode<T>) {
         self.init(delivery: node.variant, root: node) { sink in
-            node.attach(sink)
-            return ChainAttachment { end in node.detach(endedWith: end) }
+            let box = node.attach(sink)
+            return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
         }
     }
 

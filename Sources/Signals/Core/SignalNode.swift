@@ -44,13 +44,52 @@ final class NodeControl: @unchecked Sendable {
         if let s = waiter.withLock({ $0 }) { s.signal() }
     }
 
-    /// Blocks until another thread has performed this control.
-    @usableFromInline func wait() {
+    /// Blocks until another thread has performed this control, unless waiting could close a
+    /// cycle of threads each waiting for a node the next one holds (see `WaitRegistry`): then
+    /// it returns at once and the holder performs the control later.
+    @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
         for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
+        let me = currentThreadToken()
+        guard WaitRegistry.register(me, waitingFor: holder) else { return }
+        defer { WaitRegistry.unregister(me) }
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
         semaphore.wait()
+    }
+}
+
+/// The threads blocked in `NodeControl.wait`, each with a way to read the holder of the node
+/// it waits for. A thread runs its handlers while holding its node, so a graph change made
+/// from inside a handler (a cancel, a subscribe, a branch removal) that waits for another
+/// node's holder turns its own node into a lock held while waiting: two threads doing that to
+/// each other's nodes would wait for ever (issue 10 item 1). Before blocking, a thread follows
+/// the chain holder → node that holder waits for → its holder …; if the chain comes back to
+/// it, it does not wait. Registration and the check are one step under the registry's mutex,
+/// so of the threads closing a cycle the last one to arrive sees it. Only threads that would
+/// block use the registry: no value path touches it.
+enum WaitRegistry {
+    static let waiting = Mutex<[UInt: @Sendable () -> UInt]>([:])
+
+    /// Registers `me` as waiting for the holder `holder` reads, and returns true; returns false
+    /// (registering nothing) when that wait would close a cycle.
+    static func register(_ me: UInt, waitingFor holder: @escaping @Sendable () -> UInt) -> Bool {
+        waiting.withLock { w in
+            var t = holder()
+            var steps = 0
+            while t != 0, steps <= w.count {
+                if t == me { return false }
+                guard let next = w[t] else { break }
+                t = next()
+                steps += 1
+            }
+            w[me] = holder
+            return true
+        }
+    }
+
+    static func unregister(_ me: UInt) {
+        _ = waiting.withLock { $0.removeValue(forKey: me) }
     }
 }
 
@@ -127,7 +166,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         switch q.claimOrEnqueue(.value(result)) {
         case .claimed:
-            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(result) } }
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) } }
             if !q.releaseIfIdle() { drain(q) }
         case .enqueued:
             break
@@ -181,14 +220,14 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
         guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
-        box._withUnsafeGuaranteedRef { $0.sink(result) }
+        box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
     }
 
     @inlinable @inline(__always)
     func handle(_ message: Message) {
         switch message {
         case .value(let r):
-            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.sink(r) } }
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(r) } }
         case .control(let c):
             c.perform()
         }
@@ -232,19 +271,33 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func perform(_ work: @escaping () -> Void) {
         if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {
-            queue._withUnsafeGuaranteedRef { perform(work, through: unsafeDowncast($0, to: MutexQueue.self)) }
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: MutexQueue.self)) }
+        }
+    }
+
+    /// Runs `work` while holding the node, in line with values, and never waits: if another
+    /// thread holds the node, `work` is queued for it and this returns at once.
+    ///
+    /// For an attachment: its installation is queued ahead of everything its feeders send,
+    /// so nothing needs to wait for it.
+    @inlinable
+    func post(_ work: @escaping () -> Void) {
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+        } else {
+            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: MutexQueue.self)) }
         }
     }
 
     @inlinable
-    func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, through q: Q) where Q.Element == Message {
+    func perform<Q: DeliveryQueue>(_ work: @escaping () -> Void, waiting: Bool, through q: Q) where Q.Element == Message {
         if isAsync {
             if q.enqueueAndClaimIfIdle(.control(NodeControl(work))) { scheduleDrain(q) }
             return
         }
-        let reentrant = q.isHeldByCurrentThread
+        let reentrant = waiting && q.isHeldByCurrentThread
         // The control object (and its waiter) is made only when the change has to be queued.
         var queued: NodeControl?
         switch q.claimOrEnqueue({ let c = NodeControl(work); queued = c; return .control(c) }()) {
@@ -254,7 +307,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         case .enqueuedAndClaimed:
             drain(q)
         case .enqueued:
-            if !reentrant { queued?.wait() }
+            if waiting && !reentrant { queued?.wait { q.holderToken } }
         }
     }
 
@@ -280,10 +333,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     }
 
     /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
-    /// An end sent before anything was attached is delivered to it at once.
-    @usableFromInline
-    func attach(_ sink: SignalSink<T>) {
-        perform { [self] in output = sink }
+    /// An end sent before anything was attached is delivered to it at once. Returns the box
+    /// the chain is installed in, for `detach(endedWith:closing:)`.
+    ///
+    /// Never waits for another thread holding the node: the installation is queued ahead of
+    /// everything the feeders started below will send, so it still comes first.
+    @usableFromInline @discardableResult
+    func attach(_ sink: SignalSink<T>) -> SinkBox<T> {
+        let box = SinkBox(sink)
+        post { [self] in installOutput(box) }
         var pendingEnd: SignalEnd?
         updateActivation { a in
             if let e = a.recordedEnd {
@@ -295,13 +353,28 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             }
         }
         if let e = pendingEnd { deliver(.failure(e)) }
+        return box
+    }
+
+    /// Installs `box` (retained here) as the output. Holder-only.
+    @usableFromInline
+    func installOutput(_ box: SinkBox<T>) {
+        let old = outputBox
+        outputBox = Unmanaged.passRetained(box)
+        old?.release()
     }
 
     /// Disconnects the output and stops the feeders. Once the node has an end (`end`, or one
     /// recorded earlier), inputs see it as disconnected; otherwise as inactive until attached
     /// again.
+    ///
+    /// With `closing`, the chain attached in that box is closed first, so no stage of it runs
+    /// after this returns (except a call already running), even when `perform` cannot wait
+    /// for the holder (from inside its delivery, or where waiting could deadlock) and the
+    /// holder drops the chain later.
     @usableFromInline
-    func detach(endedWith end: SignalEnd?) {
+    func detach(endedWith end: SignalEnd?, closing box: SinkBox<T>? = nil) {
+        box?.close()
         activation.withLock { a in
             if newGenerationOnDeactivate {
                 // A `generate` node restarts on its next activation (a fresh input, its
@@ -324,7 +397,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             }
         }
         // The old chain is released while holding the node, never under a lock.
-        perform { [self] in output = nil }
+        if let box {
+            // Only if it is still the installed one: a later attachment may already be queued
+            // ahead of this (the removal and installation run in the order they were queued).
+            perform { [self] in
+                if outputBox?.toOpaque() == Unmanaged.passUnretained(box).toOpaque() { output = nil }
+            }
+        } else {
+            perform { [self] in output = nil }
+        }
         updateActivation { $0.wanted = false }
     }
 
@@ -382,5 +463,17 @@ enum InactiveEndOutcome { case kept, alreadyEnded, changed }
 @usableFromInline
 final class SinkBox<T: Sendable>: @unchecked Sendable {
     @usableFromInline let sink: SignalSink<T>
+    /// Cleared when the chain is detached: from then on the holder skips it, even for values
+    /// queued before the detach (issue 10 items 1 and 7: no stage of a cancelled chain runs
+    /// after `cancel()` returns, although the node drops the chain only later).
+    @usableFromInline let open = Atomic<Bool>(true)
     @usableFromInline init(_ sink: SignalSink<T>) { self.sink = sink }
+
+    /// Delivers `result` unless the chain was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(_ result: Result<T, SignalEnd>) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink(result) }
+    }
+
+    @usableFromInline func close() { open.store(false, ordering: .releasing) }
 }

@@ -71,6 +71,10 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// operation, which must not wait for the node, from one on another thread).
     var isHeldByCurrentThread: Bool { get }
 
+    /// The token of the thread holding the node now, 0 when idle (for the deadlock check of
+    /// a thread about to wait for the holder, see `WaitRegistry`). Slow path only.
+    var holderToken: UInt { get }
+
     /// For the holder of a synchronous node, between two elements, after a long drain: offers
     /// the claim to the next thread that enqueues and waits briefly for one to take it. True
     /// if another thread took it (the caller stops draining and must not touch the queue);
@@ -103,3 +107,9 @@ func currentThreadToken() -> UInt {
 /// nanosecond per element, small enough that a contended `send` returns within tens of
 /// microseconds.
 @inlinable var drainBudgetBeforeHandoff: Int { 1024 }
+
+extension DeliveryQueue {
+    /// Queues that do not report their holder (test doubles) read as idle: a thread waiting
+    /// for them is not checked for a cycle.
+    @usableFromInline package var holderToken: UInt { 0 }
+}

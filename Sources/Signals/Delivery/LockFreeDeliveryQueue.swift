@@ -141,6 +141,8 @@ import Darwin
         }
     }
 
+    @usableFromInline package var holderToken: UInt { claim.load(ordering: .acquiring) & ~3 }
+
     @usableFromInline package var isHeldByCurrentThread: Bool {
         claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
     }

@@ -123,6 +123,8 @@ import Synchronization
         }
     }
 
+    @usableFromInline package var holderToken: UInt { state.withLock { $0.holder } }
+
     @usableFromInline package var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
         return state.withLock { $0.holder == token }

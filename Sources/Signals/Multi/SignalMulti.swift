@@ -130,7 +130,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             if cache.dropsValuesOnEnd { cache.values = [] }
         }
         branches.withUnsafeBufferPointer { b in
-            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.sink(r) } }
+            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(r) } }
         }
     }
 
@@ -161,7 +161,11 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         return branch
     }
 
+    /// Closes the branch first (nothing reaches its chain from then on, even values queued
+    /// before), so the guarantee holds even when `perform` cannot wait for the holder (from
+    /// inside a delivery on this node, or where waiting could deadlock: issue 10 item 1).
     @inlinable func removeBranch(_ branch: MultiBranch<T>) {
+        branch.open.store(false, ordering: .releasing)
         func remove() {
             let target = Unmanaged.passUnretained(branch).toOpaque()
             if let i = branches.firstIndex(where: { $0.toOpaque() == target }) {
@@ -204,6 +208,14 @@ final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
     /// Removes this branch from its multi node. It holds the node strongly (a branch keeps its
     /// graph alive); the cycle through `branches` is broken when the branch is removed.
     @usableFromInline let remove: @Sendable (MultiBranch<T>) -> Void
+    /// Cleared when the branch is detached; the multicaster skips closed branches.
+    @usableFromInline let open = Atomic<Bool>(true)
+
+    /// Delivers `result` to the branch's chain unless the branch was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(_ result: Result<T, SignalEnd>) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink(result) }
+    }
 
     @inlinable init(sink: SignalSink<T>, remove: @escaping @Sendable (MultiBranch<T>) -> Void) {
         self.sink = sink

@@ -109,13 +109,49 @@ struct StageChannel<E: Sendable>: Sendable {
 
     /// Subscribes `signal`, wrapping each of its results as an event for the stage. Keep the
     /// output in the stage state; releasing it ends the subscription.
+    ///
+    /// An inner subscription is an edge of the graph (the inner signal feeds the stage), so
+    /// it is recorded in the topology for as long as it lasts, and one that would close a
+    /// loop is refused: the stage gets `SignalBindError.loop` as the inner signal's end and
+    /// nothing is subscribed (issue 10 item 4). Checking here, when the inner subscription is
+    /// made, catches every such loop: one made by a bind after the stage was built, and one
+    /// made by an inner signal that is only chosen later (`flatMap`, `retry`, `catchError`).
     @usableFromInline
     func subscribe<U: Sendable>(
         _ signal: Signal<U>,
         _ wrap: @escaping @Sendable (Result<U, SignalEnd>) -> E
     ) -> SignalOutput<U> {
         let input = self.input
-        return signal.subscribe { [weak input] result in
+        let sideNode = input.node
+        let edge = FeederRecord(EdgeFeeder(root: signal.root))
+        let (loop, run) = topologyLock.withLock { _ -> (Bool, Bool) in
+            if graphReaches(from: signal.root, to: sideNode) { return (true, false) }
+            return (false, sideNode.editActivation { $0.feeders.append(edge) })
+        }
+        if run { sideNode.runActivation() }
+        if loop {
+            // Refused as a value: an output that is already closed, and the loop error sent
+            // to the stage in line with its other events.
+            let refused = SignalOutput<U>(signal: .duplicate(delivery: signal.delivery, root: signal.root)) { $0.sink { _ in } }
+            input.send(value: .event(wrap(.failure(.other(SignalBindError.loop)))))
+            return refused
+        }
+        guard signal.takeOutput() else {
+            _ = sideNode.removeFeeder { $0 === edge }
+            return Signal<U>.duplicate(delivery: signal.delivery, root: signal.root).subscribe { [weak input] result in
+                input?.send(value: .event(wrap(result)))
+            }
+        }
+        // The edge goes when the subscription does (cancelled, released or ended).
+        let upstream = signal.attachChain
+        let recorded = Signal<U>(delivery: signal.delivery, root: signal.root) { sink in
+            let inner = upstream(sink)
+            return ChainAttachment { end in
+                inner.detach(endedWith: end)
+                _ = sideNode.removeFeeder { $0 === edge }
+            }
+        }
+        return recorded.subscribe { [weak input] result in
             input?.send(value: .event(wrap(result)))
         }
     }

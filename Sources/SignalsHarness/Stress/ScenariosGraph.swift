@@ -577,6 +577,10 @@ public enum StressCatalogue {
             CaptureEagerScenario(),
             BindDisconnectRaceScenario(),
             GenerateGlobalCallbacksScenario(),
+            CrossCancelScenario(),
+            QueueStageCancelScenario(),
+            MergedSourceEndScenario(),
+            InnerLoopScenario(),
         ]
     }
 }
