@@ -13,7 +13,15 @@ import Darwin
 /// says "elements were queued since the holder last looked". An uncontended send is one CAS to
 /// claim, the delivery, and one CAS to release. A sender that finds the node held pushes its
 /// element and at most sets the low bit, so a busy holder is told once per drain round, not
-/// once per element.
+/// once per element. Bit 2 (`closedFlag`) is set for good when an end is accepted: the
+/// value fast path (a CAS from `0`) then always fails and values go to `push`, which refuses
+/// them.
+///
+/// **End and enqueue are one decision.** An end sets `closedFlag` in the claim word, then
+/// takes its slot with a CAS on `tail` that also sets `tailClosed`; a value's slot CAS expects
+/// `tailClosed` clear. So a value is either before the end in the queue (delivered before it)
+/// or refused (its `send` returns `.disconnected`); a value that won the fast path before the
+/// flag was set is delivered by its own thread before the holder reaches the end.
 ///
 /// **Queue.** A multi-producer, single-consumer queue of fixed-size blocks (`QueueBlock`):
 /// producers claim a slot by CAS on `tail`, write it and publish it with a per-slot ready flag;
@@ -50,7 +58,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     deinit {
         // Nobody else can reach the queue now: destroy what is left and free the blocks.
-        let end = tail.load(ordering: .acquiring)
+        let end = tail.load(ordering: .acquiring) & ~Self.tailClosed
         var block = headBlock
         var position = head
         while position < end {
@@ -78,11 +86,19 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     @inlinable
     public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+        claimOrEnqueue(.control, element()).unsafelyUnwrapped
+    }
+
+    @inlinable @inline(__always)
+    public func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+        if kind == .end {
+            // Closes the fast path before the end takes its slot (see the type's comment).
+            claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
+        } else if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
             return .claimed
         }
-        push(element())
+        guard push(element(), kind: kind) else { return nil }
         return announce(token) ? .enqueuedAndClaimed : .enqueued
     }
 
@@ -95,7 +111,13 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     @inlinable
     public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
-        push(element)
+        enqueueAndClaimIfIdle(.control, element).unsafelyUnwrapped
+    }
+
+    @inlinable
+    public func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
+        if kind == .end { claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent) }
+        guard push(element, kind: kind) else { return nil }
         return announce(currentThreadToken())
     }
 
@@ -105,16 +127,17 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         var word = claim.load(ordering: .relaxed)
         while true {
             if word & 1 == 0 {
+                // Released to idle, keeping the closed flag: an ended node stays closed.
                 let (released, now) = claim.compareExchange(
-                    expected: word, desired: 0, ordering: .sequentiallyConsistent)
+                    expected: word, desired: word & Self.closedFlag, ordering: .sequentiallyConsistent)
                 if released { return nil }
                 word = now
             } else {
                 // Clear the flag with a read-modify-write (a full barrier), then look again: a
                 // sender that saw the flag set before this point pushed before it, so the pop
                 // below sees its element.
-                word = word & ~1
-                _ = claim.exchange(word, ordering: .sequentiallyConsistent)
+                // (An AND, not a store: an end may set the closed flag at any moment.)
+                word = claim.bitwiseAnd(~1, ordering: .sequentiallyConsistent).newValue
                 if let e = pop() { return e }
             }
         }
@@ -124,7 +147,8 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     public func releaseIfIdle() -> Bool {
         // After `.claimed`, the word is this thread's token, plus the flag if anything was
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
-        // or by claiming an idle node), so one CAS releases.
+        // or by claiming an idle node), so one CAS releases. (After an end set the closed flag
+        // the CAS fails and the caller drains, which releases keeping the flag.)
         claim.compareExchange(
             expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
         ).exchanged
@@ -135,14 +159,14 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         var word = claim.load(ordering: .relaxed)
         while true {
             let (done, now) = claim.compareExchange(
-                expected: word, desired: token | (word & 1), ordering: .acquiringAndReleasing)
+                expected: word, desired: token | (word & (1 | Self.closedFlag)), ordering: .acquiringAndReleasing)
             if done { return }
             word = now
         }
     }
 
     public var isHeldByCurrentThread: Bool {
-        claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
+        claim.load(ordering: .relaxed) & ~7 == currentThreadToken()
     }
 
     public func offerHandoff() -> Bool {
@@ -153,11 +177,11 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
-        for _ in 0..<128 where claim.load(ordering: .acquiring) & ~3 != token { return true }
+        for _ in 0..<128 where claim.load(ordering: .acquiring) & ~7 != token { return true }
         // Withdraw the offer, unless a sender took the claim meanwhile.
         var word = claim.load(ordering: .acquiring)
         while true {
-            if word & ~3 != token { return true }
+            if word & ~7 != token { return true }
             let (withdrawn, now) = claim.compareExchange(
                 expected: word, desired: word & ~2, ordering: .sequentiallyConsistent)
             if withdrawn { return false }
@@ -167,22 +191,29 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     // MARK: Claim word
 
+    /// Claim word bit: an end was accepted; the node never again goes back to `0` (idle and
+    /// open), so the value fast path fails for good.
+    @inlinable static var closedFlag: UInt { 4 }
+    /// `tail` bit: an end took a slot; no value may take one after it. Far above any position.
+    @inlinable static var tailClosed: Int { 1 << 62 }
+
     /// After a push: tells the holder there is more, or claims the node if it went idle.
     /// Returns true if the caller now holds the node.
     @inlinable
     func announce(_ token: UInt) -> Bool {
         var word = claim.load(ordering: .sequentiallyConsistent)
         while true {
-            if word == 0 {
+            if word & ~Self.closedFlag == 0 {
+                // Idle (maybe closed to values): claim it, keeping the closed flag.
                 let (claimed, now) = claim.compareExchange(
-                    expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
+                    expected: word, desired: token | word, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
                 if claimed { return true }
                 word = now
             } else if word & 2 != 0 {
                 // The holder offers its claim (`offerHandoff`): take it, waiting flag and all;
                 // the element just pushed is in the queue this thread now drains.
                 let (took, now) = claim.compareExchange(
-                    expected: word, desired: token | (word & 1), ordering: .sequentiallyConsistent)
+                    expected: word, desired: token | (word & (1 | Self.closedFlag)), ordering: .sequentiallyConsistent)
                 if took { return true }
                 word = now
             } else if word & 1 != 0 {
@@ -198,13 +229,20 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     // MARK: Block queue
 
+    /// Takes a slot for `element` and publishes it; false (nothing queued) if `kind` is
+    /// `.value` and the queue is closed. An `.end` closes it in the same CAS that takes its slot.
     @inlinable
-    func push(_ element: consuming Element) {
+    func push(_ element: consuming Element, kind: QueueElementKind) -> Bool {
         typealias Block = QueueBlock<Element>
         var prepared: UInt = 0
         var position = tail.load(ordering: .acquiring)
         var spins = 0
+        let closing = kind == .end ? Self.tailClosed : 0
         while true {
+            if kind == .value && position & Self.tailClosed != 0 {
+                if prepared != 0 { giveBack(prepared) }
+                return false
+            }
             let offset = position & Block.positionMask
             if offset == Block.capacity {
                 // Another producer is installing the next block.
@@ -217,20 +255,22 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
                 prepared = takeBlock()
             }
             let (won, now) = tail.compareExchange(
-                expected: position, desired: position &+ 1, ordering: .sequentiallyConsistent)
+                expected: position, desired: (position &+ 1) | closing, ordering: .sequentiallyConsistent)
             if won {
                 if offset == Block.capacity - 1 {
                     // This producer took the last slot: it installs the next block before it
                     // publishes its element, so the holder finds `next` set once it reaches here.
+                    // (Other producers wait for this store, so the closed bit cannot change
+                    // in between.)
                     tailBlock.store(prepared, ordering: .releasing)
-                    tail.store(position &+ 2, ordering: .sequentiallyConsistent)
+                    tail.store((position &+ 2) | closing, ordering: .sequentiallyConsistent)
                     block.next.pointee.store(prepared, ordering: .releasing)
                     prepared = 0
                 }
                 block.slot(offset).initialize(to: element)
                 block.ready(offset).pointee.store(1, ordering: .releasing)
                 if prepared != 0 { giveBack(prepared) }
-                return
+                return true
             }
             position = now
         }
@@ -240,7 +280,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     func pop() -> Element? {
         typealias Block = QueueBlock<Element>
         let position = head
-        if position >= tail.load(ordering: .sequentiallyConsistent) { return nil }
+        if position >= tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed { return nil }
         let offset = position & Block.positionMask
         let block = headBlock
         let ready = block.ready(offset)

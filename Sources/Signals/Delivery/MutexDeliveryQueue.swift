@@ -11,6 +11,9 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         @usableFromInline var pending: [Element] = []
         /// The holder offers its claim to the next thread that enqueues (`offerHandoff`).
         @usableFromInline var handoffOffered = false
+        /// An end was accepted: values are refused from now on (decided under the same lock
+        /// as the enqueue, so a value is either before the end or refused).
+        @usableFromInline var closed = false
         @usableFromInline init() {}
     }
 
@@ -28,8 +31,18 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     @inlinable
     public func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+        claimOrEnqueue(.control, element()).unsafelyUnwrapped
+    }
+
+    @inlinable
+    public func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        return state.withLock { s -> ClaimOutcome in
+        return state.withLock { s -> ClaimOutcome? in
+            switch kind {
+            case .value: if s.closed { return nil }
+            case .end: s.closed = true
+            case .control: break
+            }
             if s.holder == 0 {
                 s.holder = token
                 return .claimed
@@ -58,9 +71,19 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     @inlinable
     public func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+        enqueueAndClaimIfIdle(.control, element).unsafelyUnwrapped
+    }
+
+    @inlinable
+    public func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
         let token = currentThreadToken()
         var carried: Element? = consume element
-        return state.withLock { s -> Bool in
+        return state.withLock { s -> Bool? in
+            switch kind {
+            case .value: if s.closed { return nil }
+            case .end: s.closed = true
+            case .control: break
+            }
             s.pending.append(carried.take()!)
             if s.holder == 0 {
                 s.holder = token
