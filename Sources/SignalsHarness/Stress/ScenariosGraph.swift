@@ -572,6 +572,8 @@ public enum StressCatalogue {
             GlobalContextScenario(),
             ContextChainScenario(),
             StressVariantQueueScenario(),
+            SendCompleteRaceScenario(),
+            MergedEndRaceScenario(),
         ]
     }
 }
