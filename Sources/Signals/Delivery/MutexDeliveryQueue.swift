@@ -1,9 +1,11 @@
 import Synchronization
 
-/// The mutex-based delivery path: a `Mutex` guards who holds the node and the elements that
+/// The mutex-based delivery path: a mutex guards who holds the node and the elements that
 /// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
 ///
 /// The lock is held only to edit this state: elements are delivered, and released, outside it.
+/// It is a plain `pthread_mutex` (`PlainLock`), not `Synchronization.Mutex`, whose
+/// priority-inheritance futex convoys under contention on Linux (see `PlainLock`).
 public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
     @usableFromInline
     struct State: ~Copyable {
@@ -19,14 +21,27 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     // Unchecked Sendable: `Element` is handed between threads only through the mutex, and the
     // batch is touched only by the holder.
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline let lock = PlainLock()
+    /// Touched only between `lock.lock()` and `lock.unlock()` (`withLock`).
+    @exclusivity(unchecked) @usableFromInline var locked = State()
+    /// Set by a sender that takes an offered claim (under the lock), so the offering holder
+    /// can watch for it without taking the lock (`offerHandoff`).
+    @usableFromInline let handoffTaken = Atomic<Bool>(false)
 
     /// The holder's current batch, taken from `pending` in one swap. Holder-only.
     @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
     @exclusivity(unchecked) @usableFromInline var batchIndex: Int = 0
 
-    public init() {
-        state = Mutex(State())
+    public init() {}
+
+    deinit { lock.destroy() }
+
+    /// Runs `body` on the state, holding the lock. `body` never runs user code.
+    @inlinable @inline(__always)
+    func withLock<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&locked)
     }
 
     @inlinable
@@ -37,7 +52,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     @inlinable
     public func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        return state.withLock { s -> ClaimOutcome? in
+        return withLock { s -> ClaimOutcome? in
             switch kind {
             case .value: if s.closed { return nil }
             case .end: s.closed = true
@@ -53,6 +68,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
                 // progress included, handed over through the mutex).
                 s.handoffOffered = false
                 s.holder = token
+                handoffTaken.store(true, ordering: .relaxed)
                 return .enqueuedAndClaimed
             }
             return .enqueued
@@ -62,7 +78,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     @inlinable
     public func tryClaim() -> Bool {
         let token = currentThreadToken()
-        return state.withLock { s -> Bool in
+        return withLock { s -> Bool in
             if s.holder != 0 { return false }
             s.holder = token
             return true
@@ -78,7 +94,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
     public func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
         let token = currentThreadToken()
         var carried: Element? = consume element
-        return state.withLock { s -> Bool? in
+        return withLock { s -> Bool? in
             switch kind {
             case .value: if s.closed { return nil }
             case .end: s.closed = true
@@ -103,7 +119,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
         // Elements of the finished batch are released here, outside the lock.
         if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
         batchIndex = 0
-        let released = state.withLock { s -> Bool in
+        let released = withLock { s -> Bool in
             if s.pending.isEmpty {
                 s.holder = 0
                 return true
@@ -118,7 +134,7 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     @inlinable
     public func releaseIfIdle() -> Bool {
-        state.withLock { s -> Bool in
+        withLock { s -> Bool in
             if s.pending.isEmpty {
                 s.holder = 0
                 return true
@@ -129,17 +145,19 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     public func adoptClaim() {
         let token = currentThreadToken()
-        state.withLock { $0.holder = token }
+        withLock { $0.holder = token }
     }
 
     public func offerHandoff() -> Bool {
         let token = currentThreadToken()
-        state.withLock { $0.handoffOffered = true }
-        // Each look takes the mutex, so look a few times only.
-        for _ in 0..<16 {
-            if state.withLock({ $0.holder != token }) { return true }
+        withLock { s in
+            s.handoffOffered = true
+            handoffTaken.store(false, ordering: .relaxed)
         }
-        return state.withLock { s -> Bool in
+        // Watch for a taker without the lock (a busy sender comes within tens of
+        // nanoseconds), then decide under it: two lock takes per offer, not one per look.
+        for _ in 0..<128 where handoffTaken.load(ordering: .relaxed) { break }
+        return withLock { s -> Bool in
             if s.holder != token { return true }
             s.handoffOffered = false
             return false
@@ -148,6 +166,6 @@ public final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchec
 
     public var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
-        return state.withLock { $0.holder == token }
+        return withLock { $0.holder == token }
     }
 }
