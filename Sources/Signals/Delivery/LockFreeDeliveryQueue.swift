@@ -56,6 +56,12 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     /// known to exist, so the holder reads `tail`, the line every producer writes, once per
     /// batch instead of once per element. Never ahead of `tail`, so it is valid for any holder.
     @exclusivity(unchecked) @usableFromInline var knownTail: Int = 0
+    /// Values the holder sent to its own node (a re-entrant send from a handler), kept here
+    /// instead of in the shared queue, and delivered before it. Used only while the shared
+    /// queue is empty, so each sender's order holds: everything here was sent before anything
+    /// the same thread puts in the shared queue afterwards. Holder-only, like `head`; grows by
+    /// doubling, so it allocates per depth of nesting, never per value.
+    @exclusivity(unchecked) @usableFromInline var own = HolderFIFO<Element>()
 
     public init() {
         let first = QueueBlock<Element>.allocate()
@@ -64,6 +70,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     }
 
     deinit {
+        own.destroy()
         // Nobody else can reach the queue now: destroy what is left and free the blocks.
         let end = tail.load(ordering: .acquiring) & ~Self.tailClosed
         var block = headBlock
@@ -102,11 +109,22 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
         if kind == .end {
             // Closes the fast path before the end takes its slot (see the type's comment).
             claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
-        } else if claim.load(ordering: .relaxed) == 0,
-                  claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
-            // (The load first: a CAS that fails still takes the line exclusive, which a busy
-            // holder then has to take back.)
-            return .claimed
+        } else {
+            // The load first: a CAS that fails still takes the line exclusive, which a busy
+            // holder then has to take back.
+            let word = claim.load(ordering: .relaxed)
+            if word == 0 {
+                if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+                    return .claimed
+                }
+            } else if kind == .value && word & ~3 == token && head >= tail.load(ordering: .sequentiallyConsistent) {
+                // A re-entrant send while the shared queue is empty and the node open (the
+                // comparison keeps the closed flag, bit 2; a closed `tail` compares as
+                // non-empty): no CAS, no announce; the holder's drain takes it before the
+                // shared queue.
+                own.append(element())
+                return .enqueued
+            }
         }
         guard push(element(), kind: kind) else { return nil }
         return announce(token) ? .enqueuedAndClaimed : .enqueued
@@ -133,6 +151,7 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     @inlinable
     public func nextOrRelease() -> Element? {
+        if _slowPath(own.count != 0) { return own.removeFirst() }
         if let e = pop() { return e }
         // Caught up. A sender on another core that is mid-flow pushes again within tens of
         // nanoseconds: watch `tail` briefly before going through the claim word, so a busy
@@ -162,11 +181,13 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
 
     @inlinable @inline(__always)
     public func releaseIfIdle() -> Bool {
+        // A re-entrant send during the delivery went to `own`, which the flag does not cover.
+        if _slowPath(own.count != 0) { return false }
         // After `.claimed`, the word is this thread's token, plus the flag if anything was
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
         // or by claiming an idle node), so one CAS releases. (After an end set the closed flag
         // the CAS fails and the caller drains, which releases keeping the flag.)
-        claim.compareExchange(
+        return claim.compareExchange(
             expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
         ).exchanged
     }
@@ -339,6 +360,48 @@ public final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sen
     func giveBack(_ address: UInt) {
         let old = spare.exchange(address, ordering: .acquiringAndReleasing)
         if old != 0 { QueueBlock<Element>(address: old).deallocate() }
+    }
+}
+
+/// A growable ring buffer touched only by a node's holder (`LockFreeDeliveryQueue.own`).
+@usableFromInline
+struct HolderFIFO<Element> {
+    @usableFromInline var storage: UnsafeMutablePointer<Element>?
+    @usableFromInline var capacity = 0
+    @usableFromInline var first = 0
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
+    mutating func append(_ element: consuming Element) {
+        if _slowPath(count == capacity) { grow() }
+        (storage.unsafelyUnwrapped + ((first &+ count) & (capacity &- 1))).initialize(to: element)
+        count &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func removeFirst() -> Element {
+        let e = (storage.unsafelyUnwrapped + first).move()
+        first = (first &+ 1) & (capacity &- 1)
+        count &-= 1
+        return e
+    }
+
+    @usableFromInline mutating func grow() {
+        let newCapacity = max(16, capacity * 2)
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        for i in 0..<count { (fresh + i).moveInitialize(from: storage.unsafelyUnwrapped + ((first + i) & (capacity - 1)), count: 1) }
+        storage?.deallocate()
+        storage = fresh
+        capacity = newCapacity
+        first = 0
+    }
+
+    @usableFromInline mutating func destroy() {
+        while count != 0 { _ = removeFirst() }
+        storage?.deallocate()
+        storage = nil
     }
 }
 
