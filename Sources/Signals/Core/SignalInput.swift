@@ -18,22 +18,25 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
         self.expectedActive = expectedActive
     }
 
-    /// Sends a value. Returns nil if it was accepted, `.inactive` if nothing is subscribed
-    /// (the value is dropped), `.disconnected` if the stream has ended.
+    /// Sends a value. Returns nil if it was accepted, and then it is delivered (unless the
+    /// subscriber cancels first); `.inactive` if nothing is subscribed (the value is dropped);
+    /// `.disconnected` if the stream has ended, including a send that loses a race with the
+    /// end (the end and the value are ordered by one atomic step in the node's queue).
     ///
     /// - Parameter value: the value to send.
-    /// - Returns: nil if accepted; `.inactive` if nothing is subscribed (the value is
-    ///   dropped); `.disconnected` if the stream has ended.
+    /// - Returns: nil if accepted (it will be delivered); `.inactive` if nothing is
+    ///   subscribed (the value is dropped); `.disconnected` if the stream has ended.
     @inlinable @inline(__always) @discardableResult
     public final func send(value: T) -> SignalSendError? {
         let read = node.status.load(ordering: .relaxed)
         if _fastPath(read == expectedActive) {
+            let accepted: Bool
             if _slowPath(node.newGenerationOnDeactivate) {
-                node.deliver(checked: .success(value), expectedActive: expectedActive)
+                accepted = node.deliver(checked: .success(value), expectedActive: expectedActive)
             } else {
-                node.deliver(.success(value))
+                accepted = node.deliver(.success(value))
             }
-            return nil
+            return _fastPath(accepted) ? nil : .disconnected
         }
         return NodeStatus.rejection(read: read, expectedActive: expectedActive)
     }

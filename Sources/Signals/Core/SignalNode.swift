@@ -148,23 +148,29 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     // MARK: Delivery
 
     /// Delivers a result through the node: on this thread at once if the node is idle,
-    /// otherwise queued for the thread that holds it.
-    @inlinable @inline(__always)
-    func deliver(_ result: Result<T, SignalEnd>) {
+    /// otherwise queued for the thread that holds it. Returns false, and does nothing, for a
+    /// value that comes after an end the node already accepted: the end and the enqueue are
+    /// one atomic decision in the queue, so no stage ever sees a value after its end, and a
+    /// value accepted here (true) is always delivered (unless the output is cancelled).
+    @inlinable @inline(__always) @discardableResult
+    func deliver(_ result: Result<T, SignalEnd>) -> Bool {
         if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
+            return queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {
-            queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: MutexQueue.self)) }
+            return queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: MutexQueue.self)) }
         }
     }
 
     @inlinable @inline(__always)
-    func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) where Q.Element == Message {
+    func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {
+        let kind: QueueElementKind
+        if case .failure = result { kind = .end } else { kind = .value }
         if isAsync {
-            if q.enqueueAndClaimIfIdle(.value(result)) { scheduleDrain(q) }
-            return
+            guard let claimed = q.enqueueAndClaimIfIdle(kind, .value(result)) else { return false }
+            if claimed { scheduleDrain(q) }
+            return true
         }
-        switch q.claimOrEnqueue(.value(result)) {
+        switch q.claimOrEnqueue(kind, .value(result)) {
         case .claimed:
             if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) } }
             if !q.releaseIfIdle() { drain(q) }
@@ -172,37 +178,44 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             break
         case .enqueuedAndClaimed:
             drain(q)
+        case nil:
+            return false
         }
+        return true
     }
 
     /// Delivers a value sent by an input of one activation (a `generate` node's): the status
     /// is checked again while holding the node, so a value that passed the input's check just
     /// before a deactivation never reaches the next activation's chain. Queued values carry
     /// the check with them (one object per contended value, on `generate` nodes only).
-    @inlinable
-    func deliver(checked result: Result<T, SignalEnd>, expectedActive: Int) {
+    @inlinable @discardableResult
+    func deliver(checked result: Result<T, SignalEnd>, expectedActive: Int) -> Bool {
         if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef {
+            return queue._withUnsafeGuaranteedRef {
                 deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: LockFreeQueue.self))
             }
         } else {
-            queue._withUnsafeGuaranteedRef {
+            return queue._withUnsafeGuaranteedRef {
                 deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: MutexQueue.self))
             }
         }
     }
 
     @inlinable
-    func deliver<Q: DeliveryQueue>(checked result: Result<T, SignalEnd>, expectedActive: Int, through q: Q)
+    func deliver<Q: DeliveryQueue>(checked result: Result<T, SignalEnd>, expectedActive: Int, through q: Q) -> Bool
     where Q.Element == Message {
-        // The queued form (a control carrying the check) is built only when the value has to
-        // wait: an uncontended send allocates nothing.
+        // Queued as a value (refused after an end, like any value), in the form of a control
+        // that carries the check. That form is built only when the value has to wait: an
+        // uncontended send allocates nothing.
+        let kind: QueueElementKind
+        if case .failure = result { kind = .end } else { kind = .value }
         if isAsync {
             let c = NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) }
-            if q.enqueueAndClaimIfIdle(.control(c)) { scheduleDrain(q) }
-            return
+            guard let claimed = q.enqueueAndClaimIfIdle(kind, .control(c)) else { return false }
+            if claimed { scheduleDrain(q) }
+            return true
         }
-        switch q.claimOrEnqueue(.control(NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) })) {
+        switch q.claimOrEnqueue(kind, .control(NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) })) {
         case .claimed:
             deliverIfCurrent(result, expectedActive: expectedActive)
             if !q.releaseIfIdle() { drain(q) }
@@ -210,7 +223,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             break
         case .enqueuedAndClaimed:
             drain(q)
+        case nil:
+            return false
         }
+        return true
     }
 
     /// For the holder: delivers `result` unless the node left the activation it was sent in.

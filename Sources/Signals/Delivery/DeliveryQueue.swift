@@ -29,6 +29,17 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     case enqueuedAndClaimed
 }
 
+/// What an element is to the queue, which decides whether it may still be accepted once the
+/// node has an end (`DeliveryQueue.claimOrEnqueue(_:_:)`).
+@usableFromInline package enum QueueElementKind: Sendable {
+    /// A value: refused once an end was accepted, so nothing reaches a stage after its end.
+    case value
+    /// An end: accepted always, and closes the queue to values in the same atomic step.
+    case end
+    /// A graph change: accepted always (an ended node is still detached and re-attached).
+    case control
+}
+
 /// The serialization point of a node: at most one thread at a time holds the node ("the
 /// claim") and delivers; other senders hand their elements over and return without waiting.
 ///
@@ -48,12 +59,22 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// the queued form of a value.
     func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome
 
+    /// `claimOrEnqueue(_:)` for an element of the given kind: nil if `kind` is `.value` and an
+    /// end was accepted before it (nothing changed). Accepting an end closes the queue to
+    /// values in the same atomic step, so every value is either accepted before the end (and
+    /// delivered before it) or refused: never accepted and then dropped.
+    func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome?
+
     /// Claims the node if it is idle (true); otherwise leaves everything as it was (false).
     func tryClaim() -> Bool
 
     /// Queues `element`; returns true if the node was idle and the caller now holds it (used by
     /// nodes that drain asynchronously on an execution context).
     func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool
+
+    /// `enqueueAndClaimIfIdle(_:)` for an element of the given kind: nil if `kind` is `.value`
+    /// and an end was accepted before it (see `claimOrEnqueue(_:_:)`).
+    func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool?
 
     /// For the holder only: the next queued element, or nil after releasing the node (when the
     /// queue was empty). The holder must not touch the queue after a nil.
@@ -88,17 +109,28 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
 extension DeliveryQueue {
     /// Queues that never hand over keep draining until they are empty.
     @usableFromInline package func offerHandoff() -> Bool { false }
+
+    /// Queues without a closed state (test doubles of the harness) accept every element.
+    @usableFromInline package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
+        claimOrEnqueue(element())
+    }
+
+    /// Queues without a closed state (test doubles of the harness) accept every element.
+    @usableFromInline package func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
+        enqueueAndClaimIfIdle(element)
+    }
 }
 
-/// A non-zero token for the current thread, with its two lowest bits clear (the lock-free
-/// claim word uses them as its "values waiting" and "handoff offered" flags). Thread handles
-/// are addresses of aligned thread control blocks, so masking keeps them distinct.
+/// A non-zero token for the current thread, with its three lowest bits clear (the lock-free
+/// claim word uses them as its "values waiting", "handoff offered" and "closed to values"
+/// flags). Thread handles are addresses of aligned thread control blocks, so masking keeps
+/// them distinct.
 @inlinable @inline(__always)
 func currentThreadToken() -> UInt {
     #if canImport(Darwin)
-    return UInt(bitPattern: pthread_self()) & ~3
+    return UInt(bitPattern: pthread_self()) & ~7
     #else
-    return UInt(pthread_self()) & ~3
+    return UInt(pthread_self()) & ~7
     #endif
 }
 

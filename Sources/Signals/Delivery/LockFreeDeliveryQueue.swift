@@ -13,7 +13,15 @@ import Darwin
 /// says "elements were queued since the holder last looked". An uncontended send is one CAS to
 /// claim, the delivery, and one CAS to release. A sender that finds the node held pushes its
 /// element and at most sets the low bit, so a busy holder is told once per drain round, not
-/// once per element.
+/// once per element. Bit 2 (`closedFlag`) is set for good when an end is accepted: the
+/// value fast path (a CAS from `0`) then always fails and values go to `push`, which refuses
+/// them.
+///
+/// **End and enqueue are one decision.** An end sets `closedFlag` in the claim word, then
+/// takes its slot with a CAS on `tail` that also sets `tailClosed`; a value's slot CAS expects
+/// `tailClosed` clear. So a value is either before the end in the queue (delivered before it)
+/// or refused (its `send` returns `.disconnected`); a value that won the fast path before the
+/// flag was set is delivered by its own thread before the holder reaches the end.
 ///
 /// **Queue.** A multi-producer, single-consumer queue of fixed-size blocks (`QueueBlock`):
 /// producers claim a slot by CAS on `tail`, write it and publish it with a per-slot ready flag;
@@ -33,14 +41,27 @@ import Darwin
     /// Producers' side: the next position to claim and the block it falls in.
     @usableFromInline let tail = Atomic<Int>(0)
     @usableFromInline let tailBlock: Atomic<UInt>
-    /// One recycled block, so a queue in steady state never allocates.
+    @usableFromInline let _padTail: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
+
+    /// One recycled block, so a queue in steady state never allocates. On a line of its own:
+    /// it changes once per block, and must not invalidate the producers' `tail` line.
     @usableFromInline let spare = Atomic<UInt>(0)
-    @usableFromInline let _padTail: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline let _padSpare: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
 
     /// Holder's side: touched only by the thread that holds the claim (ownership passes with
     /// acquire/release on `claim`), so plain storage without exclusivity checks.
     @exclusivity(unchecked) @usableFromInline var head: Int = 0
     @exclusivity(unchecked) @usableFromInline var headBlock: QueueBlock<Element>
+    /// The holder's last reading of `tail` (without the closed bit): positions below it are
+    /// known to exist, so the holder reads `tail`, the line every producer writes, once per
+    /// batch instead of once per element. Never ahead of `tail`, so it is valid for any holder.
+    @exclusivity(unchecked) @usableFromInline var knownTail: Int = 0
+    /// Values the holder sent to its own node (a re-entrant send from a handler), kept here
+    /// instead of in the shared queue, and delivered before it. Used only while the shared
+    /// queue is empty, so each sender's order holds: everything here was sent before anything
+    /// the same thread puts in the shared queue afterwards. Holder-only, like `head`; grows by
+    /// doubling, so it allocates per depth of nesting, never per value.
+    @exclusivity(unchecked) @usableFromInline var own = HolderFIFO<Element>()
 
     @usableFromInline package init() {
         let first = QueueBlock<Element>.allocate()
@@ -49,8 +70,9 @@ import Darwin
     }
 
     deinit {
+        own.destroy()
         // Nobody else can reach the queue now: destroy what is left and free the blocks.
-        let end = tail.load(ordering: .acquiring)
+        let end = tail.load(ordering: .acquiring) & ~Self.tailClosed
         var block = headBlock
         var position = head
         while position < end {
@@ -78,11 +100,33 @@ import Darwin
 
     @inlinable
     package func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+        claimOrEnqueue(.control, element()).unsafelyUnwrapped
+    }
+
+    @inlinable @inline(__always)
+    package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
-            return .claimed
+        if kind == .end {
+            // Closes the fast path before the end takes its slot (see the type's comment).
+            claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
+        } else {
+            // The load first: a CAS that fails still takes the line exclusive, which a busy
+            // holder then has to take back.
+            let word = claim.load(ordering: .relaxed)
+            if word == 0 {
+                if claim.compareExchange(expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+                    return .claimed
+                }
+            } else if kind == .value && word & ~3 == token && head >= tail.load(ordering: .sequentiallyConsistent) {
+                // A re-entrant send while the shared queue is empty and the node open (the
+                // comparison keeps the closed flag, bit 2; a closed `tail` compares as
+                // non-empty): no CAS, no announce; the holder's drain takes it before the
+                // shared queue.
+                own.append(element())
+                return .enqueued
+            }
         }
-        push(element())
+        guard push(element(), kind: kind) else { return nil }
         return announce(token) ? .enqueuedAndClaimed : .enqueued
     }
 
@@ -95,26 +139,41 @@ import Darwin
 
     @inlinable
     package func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
-        push(element)
+        enqueueAndClaimIfIdle(.control, element).unsafelyUnwrapped
+    }
+
+    @inlinable
+    package func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
+        if kind == .end { claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent) }
+        guard push(element, kind: kind) else { return nil }
         return announce(currentThreadToken())
     }
 
     @inlinable
     package func nextOrRelease() -> Element? {
+        if _slowPath(own.count != 0) { return own.removeFirst() }
         if let e = pop() { return e }
+        // Caught up. A sender on another core that is mid-flow pushes again within tens of
+        // nanoseconds: watch `tail` briefly before going through the claim word, so a busy
+        // pair keeps one drainer and the claim line stays shared, instead of a release and a
+        // claim fight per value (measured: the 2-thread figure was bimodal without this).
+        for _ in 0..<holderSpinsBeforeRelease {
+            if let e = pop() { return e }
+        }
         var word = claim.load(ordering: .relaxed)
         while true {
             if word & 1 == 0 {
+                // Released to idle, keeping the closed flag: an ended node stays closed.
                 let (released, now) = claim.compareExchange(
-                    expected: word, desired: 0, ordering: .sequentiallyConsistent)
+                    expected: word, desired: word & Self.closedFlag, ordering: .sequentiallyConsistent)
                 if released { return nil }
                 word = now
             } else {
                 // Clear the flag with a read-modify-write (a full barrier), then look again: a
                 // sender that saw the flag set before this point pushed before it, so the pop
                 // below sees its element.
-                word = word & ~1
-                _ = claim.exchange(word, ordering: .sequentiallyConsistent)
+                // (An AND, not a store: an end may set the closed flag at any moment.)
+                word = claim.bitwiseAnd(~1, ordering: .sequentiallyConsistent).newValue
                 if let e = pop() { return e }
             }
         }
@@ -122,10 +181,13 @@ import Darwin
 
     @inlinable @inline(__always)
     package func releaseIfIdle() -> Bool {
+        // A re-entrant send during the delivery went to `own`, which the flag does not cover.
+        if _slowPath(own.count != 0) { return false }
         // After `.claimed`, the word is this thread's token, plus the flag if anything was
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
-        // or by claiming an idle node), so one CAS releases.
-        claim.compareExchange(
+        // or by claiming an idle node), so one CAS releases. (After an end set the closed flag
+        // the CAS fails and the caller drains, which releases keeping the flag.)
+        return claim.compareExchange(
             expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
         ).exchanged
     }
@@ -135,16 +197,16 @@ import Darwin
         var word = claim.load(ordering: .relaxed)
         while true {
             let (done, now) = claim.compareExchange(
-                expected: word, desired: token | (word & 1), ordering: .acquiringAndReleasing)
+                expected: word, desired: token | (word & (1 | Self.closedFlag)), ordering: .acquiringAndReleasing)
             if done { return }
             word = now
         }
     }
 
-    @usableFromInline package var holderToken: UInt { claim.load(ordering: .acquiring) & ~3 }
+    @usableFromInline package var holderToken: UInt { claim.load(ordering: .acquiring) & ~7 }
 
     @usableFromInline package var isHeldByCurrentThread: Bool {
-        claim.load(ordering: .relaxed) & ~3 == currentThreadToken()
+        claim.load(ordering: .relaxed) & ~7 == currentThreadToken()
     }
 
     @usableFromInline package func offerHandoff() -> Bool {
@@ -155,11 +217,11 @@ import Darwin
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
-        for _ in 0..<128 where claim.load(ordering: .acquiring) & ~3 != token { return true }
+        for _ in 0..<128 where claim.load(ordering: .acquiring) & ~7 != token { return true }
         // Withdraw the offer, unless a sender took the claim meanwhile.
         var word = claim.load(ordering: .acquiring)
         while true {
-            if word & ~3 != token { return true }
+            if word & ~7 != token { return true }
             let (withdrawn, now) = claim.compareExchange(
                 expected: word, desired: word & ~2, ordering: .sequentiallyConsistent)
             if withdrawn { return false }
@@ -169,22 +231,29 @@ import Darwin
 
     // MARK: Claim word
 
+    /// Claim word bit: an end was accepted; the node never again goes back to `0` (idle and
+    /// open), so the value fast path fails for good.
+    @inlinable static var closedFlag: UInt { 4 }
+    /// `tail` bit: an end took a slot; no value may take one after it. Far above any position.
+    @inlinable static var tailClosed: Int { 1 << 62 }
+
     /// After a push: tells the holder there is more, or claims the node if it went idle.
     /// Returns true if the caller now holds the node.
     @inlinable
     func announce(_ token: UInt) -> Bool {
         var word = claim.load(ordering: .sequentiallyConsistent)
         while true {
-            if word == 0 {
+            if word & ~Self.closedFlag == 0 {
+                // Idle (maybe closed to values): claim it, keeping the closed flag.
                 let (claimed, now) = claim.compareExchange(
-                    expected: 0, desired: token, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
+                    expected: word, desired: token | word, successOrdering: .acquiring, failureOrdering: .sequentiallyConsistent)
                 if claimed { return true }
                 word = now
             } else if word & 2 != 0 {
                 // The holder offers its claim (`offerHandoff`): take it, waiting flag and all;
                 // the element just pushed is in the queue this thread now drains.
                 let (took, now) = claim.compareExchange(
-                    expected: word, desired: token | (word & 1), ordering: .sequentiallyConsistent)
+                    expected: word, desired: token | (word & (1 | Self.closedFlag)), ordering: .sequentiallyConsistent)
                 if took { return true }
                 word = now
             } else if word & 1 != 0 {
@@ -200,13 +269,20 @@ import Darwin
 
     // MARK: Block queue
 
+    /// Takes a slot for `element` and publishes it; false (nothing queued) if `kind` is
+    /// `.value` and the queue is closed. An `.end` closes it in the same CAS that takes its slot.
     @inlinable
-    func push(_ element: consuming Element) {
+    func push(_ element: consuming Element, kind: QueueElementKind) -> Bool {
         typealias Block = QueueBlock<Element>
         var prepared: UInt = 0
         var position = tail.load(ordering: .acquiring)
         var spins = 0
+        let closing = kind == .end ? Self.tailClosed : 0
         while true {
+            if kind == .value && position & Self.tailClosed != 0 {
+                if prepared != 0 { giveBack(prepared) }
+                return false
+            }
             let offset = position & Block.positionMask
             if offset == Block.capacity {
                 // Another producer is installing the next block.
@@ -219,20 +295,22 @@ import Darwin
                 prepared = takeBlock()
             }
             let (won, now) = tail.compareExchange(
-                expected: position, desired: position &+ 1, ordering: .sequentiallyConsistent)
+                expected: position, desired: (position &+ 1) | closing, ordering: .sequentiallyConsistent)
             if won {
                 if offset == Block.capacity - 1 {
                     // This producer took the last slot: it installs the next block before it
                     // publishes its element, so the holder finds `next` set once it reaches here.
+                    // (Other producers wait for this store, so the closed bit cannot change
+                    // in between.)
                     tailBlock.store(prepared, ordering: .releasing)
-                    tail.store(position &+ 2, ordering: .sequentiallyConsistent)
+                    tail.store((position &+ 2) | closing, ordering: .sequentiallyConsistent)
                     block.next.pointee.store(prepared, ordering: .releasing)
                     prepared = 0
                 }
                 block.slot(offset).initialize(to: element)
                 block.ready(offset).pointee.store(1, ordering: .releasing)
                 if prepared != 0 { giveBack(prepared) }
-                return
+                return true
             }
             position = now
         }
@@ -242,7 +320,10 @@ import Darwin
     func pop() -> Element? {
         typealias Block = QueueBlock<Element>
         let position = head
-        if position >= tail.load(ordering: .sequentiallyConsistent) { return nil }
+        if position >= knownTail {
+            knownTail = tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed
+            if position >= knownTail { return nil }
+        }
         let offset = position & Block.positionMask
         let block = headBlock
         let ready = block.ready(offset)
@@ -283,6 +364,51 @@ import Darwin
         if old != 0 { QueueBlock<Element>(address: old).deallocate() }
     }
 }
+
+/// A growable ring buffer touched only by a node's holder (`LockFreeDeliveryQueue.own`).
+@usableFromInline
+struct HolderFIFO<Element> {
+    @usableFromInline var storage: UnsafeMutablePointer<Element>?
+    @usableFromInline var capacity = 0
+    @usableFromInline var first = 0
+    @usableFromInline var count = 0
+
+    @inlinable init() {}
+
+    @inlinable @inline(__always)
+    mutating func append(_ element: consuming Element) {
+        if _slowPath(count == capacity) { grow() }
+        (storage.unsafelyUnwrapped + ((first &+ count) & (capacity &- 1))).initialize(to: element)
+        count &+= 1
+    }
+
+    @inlinable @inline(__always)
+    mutating func removeFirst() -> Element {
+        let e = (storage.unsafelyUnwrapped + first).move()
+        first = (first &+ 1) & (capacity &- 1)
+        count &-= 1
+        return e
+    }
+
+    @usableFromInline mutating func grow() {
+        let newCapacity = max(16, capacity * 2)
+        let fresh = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        for i in 0..<count { (fresh + i).moveInitialize(from: storage.unsafelyUnwrapped + ((first + i) & (capacity - 1)), count: 1) }
+        storage?.deallocate()
+        storage = fresh
+        capacity = newCapacity
+        first = 0
+    }
+
+    @usableFromInline mutating func destroy() {
+        while count != 0 { _ = removeFirst() }
+        storage?.deallocate()
+        storage = nil
+    }
+}
+
+/// How many times a caught-up holder looks at `tail` again before it releases the node.
+@inlinable var holderSpinsBeforeRelease: Int { 64 }
 
 /// Spins briefly, then yields the processor: used only where another thread is known to be in
 /// the middle of a few instructions (publishing a slot or installing a block).

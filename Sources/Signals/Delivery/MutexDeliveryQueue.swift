@@ -1,9 +1,11 @@
 import Synchronization
 
-/// The mutex-based delivery path: a `Mutex` guards who holds the node and the elements that
+/// The mutex-based delivery path: a mutex guards who holds the node and the elements that
 /// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
 ///
 /// The lock is held only to edit this state: elements are delivered, and released, outside it.
+/// It is a plain `pthread_mutex` (`PlainLock`), not `Synchronization.Mutex`, whose
+/// priority-inheritance futex convoys under contention on Linux (see `PlainLock`).
 @usableFromInline package final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
     @usableFromInline
     struct State: ~Copyable {
@@ -11,25 +13,51 @@ import Synchronization
         @usableFromInline var pending: [Element] = []
         /// The holder offers its claim to the next thread that enqueues (`offerHandoff`).
         @usableFromInline var handoffOffered = false
+        /// An end was accepted: values are refused from now on (decided under the same lock
+        /// as the enqueue, so a value is either before the end or refused).
+        @usableFromInline var closed = false
         @usableFromInline init() {}
     }
 
     // Unchecked Sendable: `Element` is handed between threads only through the mutex, and the
     // batch is touched only by the holder.
-    @usableFromInline let state: Mutex<State>
+    @usableFromInline let lock = PlainLock()
+    /// Touched only between `lock.lock()` and `lock.unlock()` (`withLock`).
+    @exclusivity(unchecked) @usableFromInline var locked = State()
+    /// Set by a sender that takes an offered claim (under the lock), so the offering holder
+    /// can watch for it without taking the lock (`offerHandoff`).
+    @usableFromInline let handoffTaken = Atomic<Bool>(false)
 
     /// The holder's current batch, taken from `pending` in one swap. Holder-only.
     @exclusivity(unchecked) @usableFromInline var batch: [Element] = []
     @exclusivity(unchecked) @usableFromInline var batchIndex: Int = 0
 
-    @usableFromInline package init() {
-        state = Mutex(State())
+    @usableFromInline package init() {}
+
+    deinit { lock.destroy() }
+
+    /// Runs `body` on the state, holding the lock. `body` never runs user code.
+    @inlinable @inline(__always)
+    func withLock<R>(_ body: (inout State) -> R) -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(&locked)
     }
 
     @inlinable
     package func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
+        claimOrEnqueue(.control, element()).unsafelyUnwrapped
+    }
+
+    @inlinable
+    package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        return state.withLock { s -> ClaimOutcome in
+        return withLock { s -> ClaimOutcome? in
+            switch kind {
+            case .value: if s.closed { return nil }
+            case .end: s.closed = true
+            case .control: break
+            }
             if s.holder == 0 {
                 s.holder = token
                 return .claimed
@@ -40,6 +68,7 @@ import Synchronization
                 // progress included, handed over through the mutex).
                 s.handoffOffered = false
                 s.holder = token
+                handoffTaken.store(true, ordering: .relaxed)
                 return .enqueuedAndClaimed
             }
             return .enqueued
@@ -49,7 +78,7 @@ import Synchronization
     @inlinable
     package func tryClaim() -> Bool {
         let token = currentThreadToken()
-        return state.withLock { s -> Bool in
+        return withLock { s -> Bool in
             if s.holder != 0 { return false }
             s.holder = token
             return true
@@ -58,9 +87,19 @@ import Synchronization
 
     @inlinable
     package func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
+        enqueueAndClaimIfIdle(.control, element).unsafelyUnwrapped
+    }
+
+    @inlinable
+    package func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
         let token = currentThreadToken()
         var carried: Element? = consume element
-        return state.withLock { s -> Bool in
+        return withLock { s -> Bool? in
+            switch kind {
+            case .value: if s.closed { return nil }
+            case .end: s.closed = true
+            case .control: break
+            }
             s.pending.append(carried.take()!)
             if s.holder == 0 {
                 s.holder = token
@@ -80,7 +119,7 @@ import Synchronization
         // Elements of the finished batch are released here, outside the lock.
         if !batch.isEmpty { batch.removeAll(keepingCapacity: true) }
         batchIndex = 0
-        let released = state.withLock { s -> Bool in
+        let released = withLock { s -> Bool in
             if s.pending.isEmpty {
                 s.holder = 0
                 return true
@@ -95,7 +134,7 @@ import Synchronization
 
     @inlinable
     package func releaseIfIdle() -> Bool {
-        state.withLock { s -> Bool in
+        withLock { s -> Bool in
             if s.pending.isEmpty {
                 s.holder = 0
                 return true
@@ -106,27 +145,29 @@ import Synchronization
 
     @usableFromInline package func adoptClaim() {
         let token = currentThreadToken()
-        state.withLock { $0.holder = token }
+        withLock { $0.holder = token }
     }
 
     @usableFromInline package func offerHandoff() -> Bool {
         let token = currentThreadToken()
-        state.withLock { $0.handoffOffered = true }
-        // Each look takes the mutex, so look a few times only.
-        for _ in 0..<16 {
-            if state.withLock({ $0.holder != token }) { return true }
+        withLock { s in
+            s.handoffOffered = true
+            handoffTaken.store(false, ordering: .relaxed)
         }
-        return state.withLock { s -> Bool in
+        // Watch for a taker without the lock (a busy sender comes within tens of
+        // nanoseconds), then decide under it: two lock takes per offer, not one per look.
+        for _ in 0..<128 where handoffTaken.load(ordering: .relaxed) { break }
+        return withLock { s -> Bool in
             if s.holder != token { return true }
             s.handoffOffered = false
             return false
         }
     }
 
-    @usableFromInline package var holderToken: UInt { state.withLock { $0.holder } }
+    @usableFromInline package var holderToken: UInt { withLock { $0.holder } }
 
     @usableFromInline package var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
-        return state.withLock { $0.holder == token }
+        return withLock { $0.holder == token }
     }
 }

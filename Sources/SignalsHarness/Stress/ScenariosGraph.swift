@@ -581,6 +581,8 @@ public enum StressCatalogue {
             QueueStageCancelScenario(),
             MergedSourceEndScenario(),
             InnerLoopScenario(),
+            SendCompleteRaceScenario(),
+            MergedEndRaceScenario(),
         ]
     }
 }

@@ -1,0 +1,128 @@
+import Signals
+
+// Scenarios for the race between values and the end of the node they go into (issue 10,
+// items 5 and 9): a `send` that returns nil must be delivered, one that loses the race with the
+// end must return `.disconnected`, and no stage may see anything after its input's end.
+
+/// Checks that no sender had a send accepted after one of its own sends was refused: once the
+/// end wins, it wins for every later send.
+func stressCheckRefusalIsFinal(_ who: String, senders: [StressSender]) -> [StressFinding] {
+    for s in senders {
+        guard let firstRefused = s.status.firstIndex(of: StressSender.refused) else { continue }
+        if let q = s.status[firstRefused...].firstIndex(of: StressSender.accepted) {
+            return [.forbidden(
+                "send accepted after refusal",
+                "\(who): sender \(s.id) accepted \(q) after \(firstRefused) was refused")]
+        }
+    }
+    return []
+}
+
+/// T−1 threads send into one input while the last thread calls `complete()` after a random
+/// spin, so the end lands in the middle of the flow.
+///
+/// Arbiter: every value whose `send` returned nil arrives exactly once, in per-sender order,
+/// before the end (a lost accepted value is FORBIDDEN, not a tolerated drop); the end arrives
+/// once and is `complete`; once a sender's send is refused, all its later sends are refused.
+public struct SendCompleteRaceScenario: StressScenario {
+    public init() {}
+    public var name: String { "send-complete-race" }
+    public var summary: String { "sends racing complete(): nil means delivered, nothing after the end" }
+    public var acceptableName: String { "every accepted value delivered before the end" }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let completeAt = it.random.below(2_000)
+        do {
+            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
+            it.track(input, "input"); it.track(signal, "signal")
+            let output = signal.stressSubscribe(recorder, ledger: it.ledger)
+            it.track(output, "output")
+            let ledger = it.ledger
+            it.runActors(it.threads) { a, rng in
+                if a == senderCount {
+                    stressSpin(completeAt)
+                    input.complete()
+                    return
+                }
+                let s = senders[a]
+                for i in 0..<n {
+                    s.send(ledger: ledger) { input.send(value: $0) }
+                    rng.perturb()
+                    if i & 31 == 0 { it.progress(a, i) }
+                }
+            }
+            output.cancel()
+        }
+        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+            lossName: nil, expectedEnd: "complete")) + stressCheckRefusalIsFinal("input", senders: senders)
+    }
+}
+
+/// A merged input with a source added with `.none` propagation: one thread sends into the
+/// source, others into the merged input itself, and the last thread calls the merged input's
+/// `complete()`. The stage under test is a `transform` on the merged signal that records every
+/// result it is given (so a value after the end is seen even though the subscriber would drop
+/// it).
+///
+/// Arbiter, on what the stage saw: nothing after the end, the end once (`complete`), per-sender
+/// order, no duplicates; every value the merged input accepted arrives (the source's values
+/// may be dropped when they come after the merged end: its `send` was accepted by the source,
+/// whose subscriber, the merged input, ended).
+public struct MergedEndRaceScenario: StressScenario {
+    public init() {}
+    public var name: String { "merged-end-race" }
+    public var summary: String { "a merged source's values racing the merged input's complete(): a stage sees nothing after the end" }
+    public var acceptableName: String { "nothing after the end" }
+    public var minimumThreads: Int { 3 }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let completeAt = it.random.below(2_000)
+        do {
+            let (merged, signal) = Signal<StressMsg>.createMergedInput(delivery: it.variant)
+            let (source, sourceSignal) = Signal<StressMsg>.create(delivery: it.variant)
+            it.track(merged, "merged input"); it.track(source, "source input")
+            let token = it.ledger.token()
+            let output = signal.transform { (r: Result<StressMsg, SignalEnd>, next: SignalNext<StressMsg>) in
+                withExtendedLifetime(token) { recorder.receive(r) }
+                next.send(result: r)
+            }.subscribe { _ in }
+            it.track(output, "output")
+            if merged.add(sourceSignal, closePropagation: .none) != nil {
+                return [.forbidden("merge refused", "a fresh source was refused")]
+            }
+            let ledger = it.ledger
+            it.runActors(it.threads) { a, rng in
+                if a == senderCount {
+                    stressSpin(completeAt)
+                    merged.complete()
+                    return
+                }
+                let s = senders[a]
+                // Sender 0 feeds the source (its values reach the merged node through the
+                // source's feeder); the others send into the merged input directly.
+                let into: SignalInput<StressMsg> = a == 0 ? source : merged
+                for i in 0..<n {
+                    s.send(ledger: ledger) { into.send(value: $0) }
+                    rng.perturb()
+                    if i & 31 == 0 { it.progress(a, i) }
+                }
+            }
+            output.cancel()
+            source.complete()
+        }
+        // The source's accepted values may go unseen (see the type's comment); the merged
+        // input's may not.
+        for s in senders where s.id != 0 { s.mustArriveBelow = s.status.count }
+        return stressCheckStream("transform stage", recorder, senders: senders, policy: StressStreamPolicy(
+            lossName: "source value after the merged end, dropped", expectedEnd: "complete"))
+            + stressCheckRefusalIsFinal("merged input", senders: Array(senders.dropFirst()))
+    }
+}
