@@ -372,6 +372,16 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         return box
     }
 
+    /// Opens the delivery queue to values again after an end (see `DeliveryQueue.reopen`).
+    @usableFromInline
+    func reopenQueue() {
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LockFreeQueue.self).reopen() }
+        } else {
+            queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).reopen() }
+        }
+    }
+
     /// Installs `box` (retained here) as the output. Holder-only.
     @usableFromInline
     func installOutput(_ box: SinkBox<T>) {
@@ -399,6 +409,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
                 a.recordedEnd = nil
                 a.generation += 1
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
+                // The old activation's end closed the queue to values; the next activation's
+                // inputs need it open (the generation check drops stragglers of this one).
+                reopenQueue()
                 return
             }
             if let end, a.recordedEnd == nil { a.recordedEnd = end }

@@ -104,11 +104,20 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// Without it, a thread that claimed an idle node keeps draining for as long as other
     /// threads keep sending, so its own `send` (or graph change) might never return.
     func offerHandoff() -> Bool
+
+    /// Opens a queue that an end closed to values again, for a node that starts a new
+    /// activation with new inputs (a `generate` node restarting after its end). Values of the
+    /// old activation that get in afterwards are dropped by the holder's generation check,
+    /// so nothing of an ended activation reaches the next one.
+    func reopen()
 }
 
 extension DeliveryQueue {
     /// Queues that never hand over keep draining until they are empty.
     @usableFromInline package func offerHandoff() -> Bool { false }
+
+    /// Queues without a closed state (test doubles of the harness) have nothing to reopen.
+    @usableFromInline package func reopen() {}
 
     /// Queues without a closed state (test doubles of the harness) accept every element.
     @usableFromInline package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {

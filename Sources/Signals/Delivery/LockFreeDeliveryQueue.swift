@@ -234,6 +234,26 @@ import Darwin
     /// Claim word bit: an end was accepted; the node never again goes back to `0` (idle and
     /// open), so the value fast path fails for good.
     @inlinable static var closedFlag: UInt { 4 }
+
+    @usableFromInline package func reopen() {
+        // Clear `tailClosed` first (a value then queues, and claims the node if idle, even
+        // while the claim word still says closed), then the claim word's flag. A producer
+        // installing the next block rewrites `tail` with its own closed bit: wait until it has.
+        var position = tail.load(ordering: .acquiring)
+        var spins = 0
+        while position & Self.tailClosed != 0 {
+            if position & QueueBlock<Element>.positionMask == QueueBlock<Element>.capacity {
+                spins = spinWait(spins)
+                position = tail.load(ordering: .acquiring)
+                continue
+            }
+            let (done, now) = tail.compareExchange(
+                expected: position, desired: position & ~Self.tailClosed, ordering: .sequentiallyConsistent)
+            if done { break }
+            position = now
+        }
+        claim.bitwiseAnd(~Self.closedFlag, ordering: .sequentiallyConsistent)
+    }
     /// `tail` bit: an end took a slot; no value may take one after it. Far above any position.
     @inlinable static var tailClosed: Int { 1 << 62 }
 

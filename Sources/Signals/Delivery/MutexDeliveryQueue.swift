@@ -164,6 +164,10 @@ import Synchronization
         }
     }
 
+    @usableFromInline package func reopen() {
+        withLock { $0.closed = false }
+    }
+
     @usableFromInline package var holderToken: UInt { withLock { $0.holder } }
 
     @usableFromInline package var isHeldByCurrentThread: Bool {
