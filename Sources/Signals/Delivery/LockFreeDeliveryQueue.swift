@@ -211,6 +211,9 @@ import Darwin
 
     @usableFromInline package func offerHandoff() -> Bool {
         let token = currentThreadToken()
+        // Nothing in the shared queue: no other thread is sending (a lone re-entrant sender's
+        // values are in `own`), so there is nobody to hand over to.
+        if head >= tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed { return false }
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.
         claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
@@ -218,6 +221,13 @@ import Darwin
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
         for _ in 0..<128 where claim.load(ordering: .acquiring) & ~7 != token { return true }
+        // Others are sending but none came: on a loaded machine they may be preempted. Give
+        // them the processor a few times before withdrawing (rare: once per 1,024 drained
+        // elements, and only while other threads send).
+        for _ in 0..<handoffYields {
+            sched_yield()
+            if claim.load(ordering: .acquiring) & ~7 != token { return true }
+        }
         // Withdraw the offer, unless a sender took the claim meanwhile.
         var word = claim.load(ordering: .acquiring)
         while true {
@@ -426,6 +436,10 @@ struct HolderFIFO<Element> {
         storage = nil
     }
 }
+
+/// How many times a holder whose handoff offer was not taken at once yields the processor
+/// before withdrawing it (`DeliveryQueue.offerHandoff()`).
+@inlinable var handoffYields: Int { 4 }
 
 /// How many times a caught-up holder looks at `tail` again before it releases the node.
 @inlinable var holderSpinsBeforeRelease: Int { 64 }

@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The mutex-based delivery path: a mutex guards who holds the node and the elements that
 /// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
@@ -150,13 +157,25 @@ import Synchronization
 
     @usableFromInline package func offerHandoff() -> Bool {
         let token = currentThreadToken()
-        withLock { s in
+        let offered = withLock { s -> Bool in
+            // Nothing arrived since the batch was taken: nobody to hand over to.
+            if s.pending.isEmpty { return false }
             s.handoffOffered = true
             handoffTaken.store(false, ordering: .relaxed)
+            return true
         }
+        if !offered { return false }
         // Watch for a taker without the lock (a busy sender comes within tens of
-        // nanoseconds), then decide under it: two lock takes per offer, not one per look.
-        for _ in 0..<128 where handoffTaken.load(ordering: .relaxed) { break }
+        // nanoseconds), then decide under it: two lock takes per offer, not one per look. On
+        // a loaded machine the senders may be preempted: yield to them a few times first.
+        var taken = false
+        for _ in 0..<128 where handoffTaken.load(ordering: .relaxed) { taken = true; break }
+        if !taken {
+            for _ in 0..<handoffYields {
+                sched_yield()
+                if handoffTaken.load(ordering: .relaxed) { break }
+            }
+        }
         return withLock { s -> Bool in
             if s.holder != token { return true }
             s.handoffOffered = false
