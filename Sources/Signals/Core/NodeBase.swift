@@ -18,7 +18,12 @@ protocol NodeFeeder: AnyObject, Sendable {
 @usableFromInline
 final class FeederRecord: @unchecked Sendable {
     @usableFromInline let feeder: any NodeFeeder
-    var isActive = false
+    /// Written only by the runner, after the feeder has started or stopped (release), and
+    /// read by the next runner (acquire): runners take turns through `activation`'s mutex,
+    /// which ThreadSanitizer cannot see on Linux, so this atomic also makes the hand-over of
+    /// the feeder's own state visible to it. Costs nothing on the value path.
+    let active = Atomic<Bool>(false)
+    var isActive: Bool { active.load(ordering: .acquiring) }
     @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
 }
 
@@ -89,12 +94,12 @@ class NodeBase: @unchecked Sendable {
             }
             guard let (wanted, feeders, removed) = step else { return }
             for r in removed where r.isActive {
-                r.isActive = false
                 r.feeder.deactivate()
+                r.active.store(false, ordering: .releasing)
             }
             for r in feeders where r.isActive != wanted {
-                r.isActive = wanted
                 if wanted { r.feeder.activate() } else { r.feeder.deactivate() }
+                r.active.store(wanted, ordering: .releasing)
             }
         }
     }
