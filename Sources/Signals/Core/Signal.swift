@@ -129,8 +129,8 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         let upstream = takeOutput(by: claim) ? self : .duplicate(delivery: delivery, root: root)
         node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
         return Signal(delivery: node.variant, root: node, upstreamClaim: claim) { sink in
-            node.attach(sink)
-            return ChainAttachment { end in node.detach(endedWith: end) }
+            let box = node.attach(sink)
+            return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
         }
     }
 }
