@@ -187,8 +187,13 @@ extension RunContext {
         }.start()
         let stallNs = UInt64(max(stallSeconds * 2, 2) * 1e9)
         let ops = operations
+        let watchdogStarted = Atomic<Bool>(false)
         group.enter()
         Thread {
+            // Its start-up allocations (Foundation's thread set-up) are merged here, before
+            // the interval, rather than at its exit, after it.
+            self.flushAllocationCache()
+            watchdogStarted.store(true, ordering: .releasing)
             var last = -1
             var lastChange = monotonicNanos()
             while !finished.load(ordering: .acquiring) {
@@ -201,9 +206,10 @@ extension RunContext {
                     break
                 }
             }
+            self.flushAllocationCache()
             group.leave()
         }.start()
-        while !started.load(ordering: .acquiring) { sched_yield() }
+        while !started.load(ordering: .acquiring) || !watchdogStarted.load(ordering: .acquiring) { sched_yield() }
         startClock()
         for k in 0..<operations {
             subscribeAndCancel()

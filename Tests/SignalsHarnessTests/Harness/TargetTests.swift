@@ -49,6 +49,25 @@ struct TargetTests {
         #expect(verdict("contended-2-16", results)?.verdict == .notMeasured)
     }
 
+    func sendMapAndChain(_ one: Double, _ ten: Double) -> [CaseResult] {
+        var a = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .lockfree, status: .ok)
+        a.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [one])
+        var b = CaseResult(spec: CaseSpec(workload: .chain, variant: "10 stages", stages: 10), subject: .lockfree, status: .ok)
+        b.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [ten])
+        return [a, b]
+    }
+
+    @Test func stageCostIsTheChainDifference() {
+        #expect(verdict("chain-per-stage", sendMapAndChain(20, 47))?.measured == 3)
+        #expect(verdict("chain-per-stage", sendMapAndChain(20, 47))?.verdict == .met)
+        #expect(verdict("chain-per-stage", sendMapAndChain(20, 65))?.verdict == .notMet)
+        // A chain of 10 faster than one map (seen on a loaded machine: 339 ns against 150 ns)
+        // is no measurement of a stage, and must not read as a met target.
+        let inconsistent = verdict("chain-per-stage", sendMapAndChain(339, 150))
+        #expect(inconsistent?.verdict == .notMeasured)
+        #expect(inconsistent?.measured == nil)
+    }
+
     @Test func churnAllocationsAreJudgedOnTheMedian() {
         var r = CaseResult(spec: CaseSpec(workload: .churn), subject: .lockfree, status: .ok)
         r.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [250])
