@@ -11,8 +11,8 @@ import Darwin
 /// arrived meanwhile; the holder takes them in batches (one lock per batch, not per element).
 ///
 /// The lock is held only to edit this state: elements are delivered, and released, outside it.
-/// It is a plain `pthread_mutex` (`PlainLock`), not `Synchronization.Mutex`, whose
-/// priority-inheritance futex convoys under contention on Linux (see `PlainLock`).
+/// It is a `BargingLock` (an inlined CAS when free, parking only under contention), not
+/// `Synchronization.Mutex`, whose priority-inheritance futex convoys under contention on Linux.
 @usableFromInline package final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
     @usableFromInline
     struct State: ~Copyable {
@@ -28,7 +28,7 @@ import Darwin
 
     // Unchecked Sendable: `Element` is handed between threads only through the mutex, and the
     // batch is touched only by the holder.
-    @usableFromInline let lock = PlainLock()
+    @usableFromInline let lock = BargingLock()
     /// Touched only between `lock.lock()` and `lock.unlock()` (`withLock`).
     @exclusivity(unchecked) @usableFromInline var locked = State()
     /// Set by a sender that takes an offered claim (under the lock), so the offering holder
@@ -40,8 +40,6 @@ import Darwin
     @exclusivity(unchecked) @usableFromInline var batchIndex: Int = 0
 
     @usableFromInline package init() {}
-
-    deinit { lock.destroy() }
 
     /// Runs `body` on the state, holding the lock. `body` never runs user code.
     @inlinable @inline(__always)

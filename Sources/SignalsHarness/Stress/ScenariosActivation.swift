@@ -33,12 +33,7 @@ public struct EagerMultiCreateScenario: StressScenario {
                     box.withLock { $0 = multi }
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             guard let multi = box.withLock({ $0 }) else { return [.forbidden(StressCheck.setupFailed, "no multi")] }
             it.track(multi, "multi")
@@ -89,12 +84,7 @@ public struct ResubscribeRaceScenario: StressScenario {
                     }
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
                 done.wrappingAdd(1, ordering: .releasing)
             }
         }
@@ -147,12 +137,7 @@ public struct CaptureEagerScenario: StressScenario {
                     outputBox.withLock { $0 = output }
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
             _ = it.waitUntil("the end") { recorder.endCount > 0 }

@@ -48,12 +48,7 @@ public struct SendCompleteRaceScenario: StressScenario {
                     input.complete()
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             output.cancel()
         }
@@ -109,11 +104,7 @@ public struct MergedEndRaceScenario: StressScenario {
                 // Sender 0 feeds the source (its values reach the merged node through the
                 // source's feeder); the others send into the merged input directly.
                 let into: SignalInput<StressMsg> = a == 0 ? source : merged
-                for i in 0..<n {
-                    s.send(ledger: ledger) { into.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                s.sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { into.send(value: $0) }
             }
             output.cancel()
             source.complete()

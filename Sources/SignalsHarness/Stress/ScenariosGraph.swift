@@ -210,12 +210,7 @@ public struct JunctionRebindScenario: StressScenario {
                     }
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { source.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { source.send(value: $0) }
             }
             if let e = source.complete() { findings.append(.forbidden(StressCheck.setupFailed, "source complete() returned \(e)")) }
             it.waitUntil("the end", timeoutSeconds: 2) { recorder.endCount > 0 }
@@ -278,12 +273,7 @@ public struct CaptureSubscribeScenario: StressScenario {
                     }
                     return
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             input.complete()
         }
@@ -459,12 +449,7 @@ public struct GlobalContextScenario: StressScenario {
             it.track(out1, "global output"); it.track(out2, "concurrent-queue output")
             let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
             it.waitUntil("the ends") { first.endCount > 0 && second.endCount > 0 }
@@ -532,12 +517,7 @@ public struct ContextChainScenario: StressScenario {
             it.track(output, "output")
             let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
             it.waitUntil("the end") { recorder.endCount > 0 }

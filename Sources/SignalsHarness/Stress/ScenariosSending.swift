@@ -168,12 +168,7 @@ public struct ReentrantSendScenario: StressScenario {
             }
             it.track(output, "output")
             it.runActors(it.threads) { a, rng in
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             if let e = input.complete() {
                 findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)"))
@@ -400,12 +395,7 @@ public struct CancelEndRaceScenario: StressScenario {
                     stressSpin(completeAt)
                     input.complete()
                 }
-                let s = senders[a]
-                for i in 0..<n {
-                    s.send(ledger: ledger) { input.send(value: $0) }
-                    rng.perturb()
-                    if i & 31 == 0 { it.progress(a, i) }
-                }
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
             }
             it.setPhase("releasing the input")
             holder.object = nil

@@ -224,6 +224,18 @@ public final class StressSender: @unchecked Sendable {
         return error
     }
 
+    /// The sending loop most scenarios share: sends `count` values through `send`, one after
+    /// another, perturbing the schedule between sends and reporting progress as actor `actor`
+    /// of `iteration` (so the watchdog can show how far each sender got).
+    public func sendAll(_ count: Int, actor: Int, of iteration: StressIteration, ledger: StressLedger,
+                        random: inout StressRandom, _ send: (StressMsg) -> SignalSendError?) {
+        for i in 0..<count {
+            self.send(ledger: ledger, send)
+            random.perturb()
+            if i & 31 == 0 { iteration.progress(actor, i) }
+        }
+    }
+
     /// Records the outcome of a value sent by hand (`seq` must be `nextSeq`).
     public func record(seq: Int, accepted: Bool) {
         guard seq < status.count else { return }
