@@ -52,10 +52,12 @@ public class Signal<T: Sendable>: @unchecked Sendable {
 
     deinit { upstreamClaim?.drop() }
 
-    /// A signal whose chain is rooted at `node`.
+    /// A signal whose chain is rooted at `node` (holding `upstreamClaim` on the signal that
+    /// feeds the node, if any). Detaching closes the chain at once, so no stage of it runs
+    /// after a cancel returns, even when the node drops it later.
     @usableFromInline
-    convenience init(rootedAt node: SignalNode<T>) {
-        self.init(delivery: node.variant, root: node) { sink in
+    convenience init(rootedAt node: SignalNode<T>, upstreamClaim: OutputClaim? = nil) {
+        self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim) { sink in
             let box = node.attach(sink)
             return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
         }
@@ -128,10 +130,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         let claim = OutputClaim()
         let upstream = takeOutput(by: claim) ? self : .duplicate(delivery: delivery, root: root)
         node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
-        return Signal(delivery: node.variant, root: node, upstreamClaim: claim) { sink in
-            let box = node.attach(sink)
-            return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
-        }
+        return Signal(rootedAt: node, upstreamClaim: claim)
     }
 }
 
