@@ -39,7 +39,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Parameter input: the input to send this signal's results into.
     @inlinable @discardableResult
     public func bind(to input: SignalInput<T>) -> SignalBindError? {
-        bind(to: input, sink: SignalSink { r in input.send(result: r) })
+        bind(to: input, sink: SignalSink(value: { input.send(value: $0) }, end: { input.send(end: $0) }))
     }
 
     @usableFromInline

@@ -5,7 +5,6 @@ import Synchronization
 @usableFromInline
 final class StageBox<S>: @unchecked Sendable {
     @usableFromInline var value: S
-    @usableFromInline var ended = false
     @inlinable init(_ value: S) { self.value = value }
 }
 
@@ -59,13 +58,8 @@ extension Signal {
         _ processor: @escaping @Sendable (Result<T, SignalEnd>, SignalNext<U>) -> Void
     ) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            let state = StageBox(())
-            let next = SignalNext<U>(SignalSink { r in
-                if state.ended { return }
-                if case .failure = r { state.ended = true }
-                sink(r)
-            })
-            return SignalSink { r in processor(r, next) }
+            let next = SignalNext<U>(guardingEnd: sink)
+            return SignalSink(value: { processor(.success($0), next) }, end: { processor(.failure($0), next) })
         }
     }
 
@@ -85,12 +79,10 @@ extension Signal {
     ) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(initialState)
-            let next = SignalNext<U>(SignalSink { r in
-                if state.ended { return }
-                if case .failure = r { state.ended = true }
-                sink(r)
-            })
-            return SignalSink { r in processor(&state.value, r, next) }
+            let next = SignalNext<U>(guardingEnd: sink)
+            return SignalSink(
+                value: { processor(&state.value, .success($0), next) },
+                end: { processor(&state.value, .failure($0), next) })
         }
     }
 
@@ -104,12 +96,9 @@ extension Signal {
     @inlinable
     public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            SignalSink { r in
-                switch r {
-                case .success(let v): sink(.success(transform(v)))
-                case .failure(let e): sink(.failure(e))
-                }
-            }
+            // The end goes straight to the downstream end: only values pass through here.
+            let downstream = sink.value
+            return SignalSink(value: { downstream(transform($0)) }, end: sink.end)
         }
     }
 
@@ -127,12 +116,8 @@ extension Signal {
     ) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(initialState)
-            return SignalSink { r in
-                switch r {
-                case .success(let v): sink(.success(transform(&state.value, v)))
-                case .failure(let e): sink(.failure(e))
-                }
-            }
+            let downstream = sink.value
+            return SignalSink(value: { downstream(transform(&state.value, $0)) }, end: sink.end)
         }
     }
 
@@ -146,12 +131,8 @@ extension Signal {
     @inlinable
     public func filter(context: Exec = .direct, _ isIncluded: @escaping @Sendable (T) -> Bool) -> Signal<T> {
         hop(to: context).appending { (sink: SignalSink<T>) -> SignalSink<T> in
-            SignalSink { r in
-                switch r {
-                case .success(let v): if isIncluded(v) { sink(r) }
-                case .failure: sink(r)
-                }
-            }
+            let downstream = sink.value
+            return SignalSink(value: { if isIncluded($0) { downstream($0) } }, end: sink.end)
         }
     }
 
@@ -165,12 +146,8 @@ extension Signal {
     @inlinable
     public func compactMap<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U?) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            SignalSink { r in
-                switch r {
-                case .success(let v): if let u = transform(v) { sink(.success(u)) }
-                case .failure(let e): sink(.failure(e))
-                }
-            }
+            let downstream = sink.value
+            return SignalSink(value: { if let u = transform($0) { downstream(u) } }, end: sink.end)
         }
     }
 

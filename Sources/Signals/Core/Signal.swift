@@ -129,7 +129,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         // through the new node like any result.
         let claim = OutputClaim()
         let upstream = takeOutput(by: claim) ? self : .duplicate(delivery: delivery, root: root)
-        node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
+        node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink(forwardingInto: n) }))
         return Signal(rootedAt: node, upstreamClaim: claim)
     }
 }

@@ -138,31 +138,36 @@ final class OutputTerminal: OutputClaim, @unchecked Sendable {
     /// and disconnects the chain after an end.
     @inlinable
     func sink<T: Sendable>(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
-        SignalSink { [self] r in
-            if closed.load(ordering: .relaxed) { return }
-            if case .failure(let end) = r {
+        SignalSink(
+            value: { [self] v in
+                if closed.load(ordering: .relaxed) { return }
+                handler(.success(v))
+            },
+            end: { [self] e in
+                if closed.load(ordering: .relaxed) { return }
                 closed.store(true, ordering: .releasing)
-                handler(r)
-                requestDetach(end: end)
-                return
-            }
-            handler(r)
-        }
+                handler(.failure(e))
+                requestDetach(end: e)
+            })
     }
 
-    /// The terminal sink around a value handler (ends are not passed to it).
+    /// The terminal sink around a value handler (ends are not passed to it). The end path
+    /// captures only the terminal, so it costs no allocation.
     @inlinable
     func valueSink<T: Sendable>(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
-        SignalSink { [self] r in
-            if closed.load(ordering: .relaxed) { return }
-            switch r {
-            case .success(let v):
+        SignalSink(
+            value: { [self] v in
+                if closed.load(ordering: .relaxed) { return }
                 handler(v)
-            case .failure(let end):
-                closed.store(true, ordering: .releasing)
-                requestDetach(end: end)
-            }
-        }
+            },
+            end: { [self] e in endWithoutHandler(e) })
+    }
+
+    /// A value subscription's end: closes the terminal and disconnects the chain.
+    @usableFromInline func endWithoutHandler(_ e: SignalEnd) {
+        if closed.load(ordering: .relaxed) { return }
+        closed.store(true, ordering: .releasing)
+        requestDetach(end: e)
     }
 
     @usableFromInline func setAttachment(_ a: ChainAttachment) {
@@ -210,10 +215,17 @@ public struct SignalNext<T: Sendable>: Sendable {
 
     @inlinable init(_ sink: SignalSink<T>) { self.sink = sink }
 
+    /// A `next` into `downstream` that drops everything emitted after an end (one per
+    /// activation of a processor stage).
+    @inlinable init(guardingEnd downstream: SignalSink<T>) {
+        let guarded = EndGuardedSink(downstream)
+        self.sink = SignalSink(value: { guarded.value($0) }, end: { guarded.end($0) })
+    }
+
     /// Emits a value.
     ///
     /// - Parameter value: the value to emit.
-    @inlinable @inline(__always) public func send(value: T) { sink(.success(value)) }
+    @inlinable @inline(__always) public func send(value: T) { sink.value(value) }
     /// Emits a value or an end. Anything emitted after an end is dropped.
     ///
     /// - Parameter result: the value or end to emit.
@@ -221,7 +233,28 @@ public struct SignalNext<T: Sendable>: Sendable {
     /// Emits an end. Anything emitted after it is dropped.
     ///
     /// - Parameter end: the end to emit.
-    @inlinable public func send(end: SignalEnd) { sink(.failure(end)) }
+    @inlinable public func send(end: SignalEnd) { sink.end(end) }
     /// Emits `.complete`.
-    @inlinable public func complete() { sink(.failure(.complete)) }
+    @inlinable public func complete() { sink.end(.complete) }
+}
+
+/// The sink behind a processor's `next`: a processor may emit after its end (or emit an end
+/// twice), and nothing downstream may see that. Per activation; touched only inside the
+/// stage's deliveries, which its node serializes.
+@usableFromInline
+final class EndGuardedSink<T: Sendable>: @unchecked Sendable {
+    @usableFromInline let downstream: SignalSink<T>
+    @usableFromInline var ended = false
+
+    @inlinable init(_ downstream: SignalSink<T>) { self.downstream = downstream }
+
+    @inlinable func value(_ v: T) {
+        if !ended { downstream.value(v) }
+    }
+
+    @inlinable func end(_ e: SignalEnd) {
+        if ended { return }
+        ended = true
+        downstream.end(e)
+    }
 }

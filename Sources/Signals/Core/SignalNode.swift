@@ -1,23 +1,50 @@
 import Dispatch
 import Synchronization
 
-/// The receiving end of every stage: one closure that takes a result. Sinks run while their
-/// node is held, so a sink is never entered concurrently with itself.
+/// The receiving end of every stage: one closure for values and one for the end. Sinks run
+/// while their node is held, so a sink is never entered concurrently with itself.
 ///
-/// A struct rather than a bare function type: sinks pass through generic function types
+/// Two closures rather than one that takes a `Result`: a value crosses a fused stage as one
+/// indirect call with the value in registers, instead of a `Result` built, passed by address,
+/// switched on and destroyed at every stage; and a stage that only forwards the end (a `map`,
+/// a `filter`) hands the downstream `end` closure on as it is, so the end costs it nothing.
+///
+/// A struct rather than bare function types: sinks pass through generic function types
 /// (`attachChain`, stage builders), and a bare closure would be re-abstracted there (a thunk
 /// per stage per value); inside a struct it keeps the one representation it was made with.
 @usableFromInline package struct SignalSink<T: Sendable>: Sendable {
-    @usableFromInline let body: @Sendable (Result<T, SignalEnd>) -> Void
+    /// Receives each value.
+    @usableFromInline let value: @Sendable (T) -> Void
+    /// Receives the end (at most once: a node delivers nothing after an end).
+    @usableFromInline let end: @Sendable (SignalEnd) -> Void
 
-    /// A sink that runs `body` for each result.
-    @inlinable package init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
-        self.body = body
+    /// A sink with a path for values and one for the end.
+    @inlinable package init(value: @escaping @Sendable (T) -> Void, end: @escaping @Sendable (SignalEnd) -> Void) {
+        self.value = value
+        self.end = end
     }
 
-    /// Delivers a result.
+    /// A sink that runs `body` for each result: for the stages that treat values and ends
+    /// alike (off the per-value paths that matter; it costs one more call per value).
+    @inlinable package init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        self.value = { body(.success($0)) }
+        self.end = { body(.failure($0)) }
+    }
+
+    /// A sink that forwards everything into `node` (a chain feeding a node of its own).
+    @inlinable init(forwardingInto node: SignalNode<T>) {
+        self.value = { node.deliver(.success($0)) }
+        self.end = { node.deliver(.failure($0)) }
+    }
+
+    /// Delivers a result: its value to `value`, its end to `end`.
     @inlinable @inline(__always)
-    package func callAsFunction(_ result: Result<T, SignalEnd>) { body(result) }
+    package func callAsFunction(_ result: Result<T, SignalEnd>) {
+        switch result {
+        case .success(let v): value(v)
+        case .failure(let e): end(e)
+        }
+    }
 }
 
 /// What travels through a node's delivery queue: values, and graph changes, which take their
@@ -498,7 +525,8 @@ final class SinkBox<T: Sendable>: @unchecked Sendable {
     @usableFromInline let open = Atomic<Bool>(true)
     @usableFromInline init(_ sink: SignalSink<T>) { self.sink = sink }
 
-    /// Delivers `result` unless the chain was closed.
+    /// Delivers `result` unless the chain was closed: its value to the chain's value path,
+    /// its end to the end path.
     @inlinable @inline(__always)
     func deliverIfOpen(_ result: Result<T, SignalEnd>) {
         if _fastPath(open.load(ordering: .relaxed)) { sink(result) }

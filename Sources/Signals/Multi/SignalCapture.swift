@@ -34,7 +34,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         self.held = held
         if signal.takeOutput(by: claim) {
             node.output = SignalSink { r in held.results.append(r) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink { r in n.deliver(r) } }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink(forwardingInto: n) }))
             node.updateActivation { $0.wanted = true }
         } else {
             held.results = [.failure(.other(SignalBindError.duplicate))]

@@ -38,9 +38,9 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
         let taken = upstream.takeOutput()
         if !taken { cache.end = .other(SignalBindError.duplicate) }
         let m = Multicaster<T>(node: node, cache: cache)
-        node.output = SignalSink { r in m.receive(r) }
+        node.output = SignalSink(value: { m.receive(value: $0) }, end: { m.receive(end: $0) })
         if taken {
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink { r in n.deliver(r) } }))
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink(forwardingInto: n) }))
         }
         guard eager else {
             return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m, hold: nil) { sink in m.addBranch(sink) }
@@ -120,17 +120,21 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     }
 
     @inlinable
-    func receive(_ r: Result<T, SignalEnd>) {
+    func receive(value v: T) {
         if cache.end != nil { return }
-        switch r {
-        case .success(let v):
-            if let update = cache.update { update(&cache.values, v) }
-        case .failure(let e):
-            cache.end = e
-            if cache.dropsValuesOnEnd { cache.values = [] }
-        }
+        if let update = cache.update { update(&cache.values, v) }
         branches.withUnsafeBufferPointer { b in
-            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(r) } }
+            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(value: v) } }
+        }
+    }
+
+    @inlinable
+    func receive(end e: SignalEnd) {
+        if cache.end != nil { return }
+        cache.end = e
+        if cache.dropsValuesOnEnd { cache.values = [] }
+        branches.withUnsafeBufferPointer { b in
+            for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(end: e) } }
         }
     }
 
@@ -151,8 +155,8 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             // last deactivation is replayed.
             if branches.isEmpty && cache.resetsOnActivation { cache = initialCache }
             branches.append(.passRetained(branch))
-            for v in cache.values { sink(.success(v)) }
-            if let e = cache.end { sink(.failure(e)) }
+            for v in cache.values { sink.value(v) }
+            if let e = cache.end { sink.end(e) }
         }
         if !node.performIfIdle(add) { node.perform { add() } }
         if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
@@ -211,10 +215,16 @@ final class MultiBranch<T: Sendable>: ChainAttachment, @unchecked Sendable {
     /// Cleared when the branch is detached; the multicaster skips closed branches.
     @usableFromInline let open = Atomic<Bool>(true)
 
-    /// Delivers `result` to the branch's chain unless the branch was closed.
+    /// Delivers a value to the branch's chain unless the branch was closed.
     @inlinable @inline(__always)
-    func deliverIfOpen(_ result: Result<T, SignalEnd>) {
-        if _fastPath(open.load(ordering: .relaxed)) { sink(result) }
+    func deliverIfOpen(value: T) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink.value(value) }
+    }
+
+    /// Delivers the end to the branch's chain unless the branch was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(end: SignalEnd) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink.end(end) }
     }
 
     @inlinable init(sink: SignalSink<T>, remove: @escaping @Sendable (MultiBranch<T>) -> Void) {
