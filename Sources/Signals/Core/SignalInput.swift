@@ -135,20 +135,12 @@ final class OutputTerminal: OutputClaim, @unchecked Sendable {
     @usableFromInline override init() {}
 
     /// The terminal sink around a result handler: drops everything after cancel or an end,
-    /// and disconnects the chain after an end.
+    /// and disconnects the chain after an end. Both paths share one object holding the
+    /// terminal and the handler (one allocation, as a single closure would need).
     @inlinable
     func sink<T: Sendable>(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
-        SignalSink(
-            value: { [self] v in
-                if closed.load(ordering: .relaxed) { return }
-                handler(.success(v))
-            },
-            end: { [self] e in
-                if closed.load(ordering: .relaxed) { return }
-                closed.store(true, ordering: .releasing)
-                handler(.failure(e))
-                requestDetach(end: e)
-            })
+        let h = ResultHandlerSink(terminal: self, handler: handler)
+        return SignalSink(value: { h.value($0) }, end: { h.end($0) })
     }
 
     /// The terminal sink around a value handler (ends are not passed to it). The end path
@@ -205,6 +197,30 @@ final class OutputTerminal: OutputClaim, @unchecked Sendable {
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()
+    }
+}
+
+/// The two paths of a result handler's terminal sink, in one object.
+@usableFromInline
+final class ResultHandlerSink<T: Sendable>: @unchecked Sendable {
+    @usableFromInline let terminal: OutputTerminal
+    @usableFromInline let handler: @Sendable (Result<T, SignalEnd>) -> Void
+
+    @inlinable init(terminal: OutputTerminal, handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        self.terminal = terminal
+        self.handler = handler
+    }
+
+    @inlinable func value(_ v: T) {
+        if terminal.closed.load(ordering: .relaxed) { return }
+        handler(.success(v))
+    }
+
+    @inlinable func end(_ e: SignalEnd) {
+        if terminal.closed.load(ordering: .relaxed) { return }
+        terminal.closed.store(true, ordering: .releasing)
+        handler(.failure(e))
+        terminal.requestDetach(end: e)
     }
 }
 
