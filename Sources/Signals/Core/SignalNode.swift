@@ -268,9 +268,13 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     @inlinable @inline(__always)
     func handle(_ message: Message) {
+        // Matched to the value or the end inside the message, so the payload is read in place
+        // rather than the `Result` being copied out first.
         switch message {
-        case .value(let r):
-            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(r) } }
+        case .value(.success(let v)):
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(value: v) } }
+        case .value(.failure(let e)):
+            if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(end: e) } }
         case .control(let c):
             c.perform()
         }
@@ -530,6 +534,18 @@ final class SinkBox<T: Sendable>: @unchecked Sendable {
     @inlinable @inline(__always)
     func deliverIfOpen(_ result: Result<T, SignalEnd>) {
         if _fastPath(open.load(ordering: .relaxed)) { sink(result) }
+    }
+
+    /// Delivers a value unless the chain was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(value: T) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink.value(value) }
+    }
+
+    /// Delivers the end unless the chain was closed.
+    @inlinable @inline(__always)
+    func deliverIfOpen(end: SignalEnd) {
+        if _fastPath(open.load(ordering: .relaxed)) { sink.end(end) }
     }
 
     @usableFromInline func close() { open.store(false, ordering: .releasing) }
