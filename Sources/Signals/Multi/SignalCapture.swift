@@ -33,7 +33,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         self.claim = claim
         self.held = held
         if signal.takeOutput(by: claim) {
-            node.output = SignalSink { r in held.results.append(r) }
+            node.output = SignalSink(value: { held.results.append(.success($0)) }, end: { held.results.append(.failure($0)) })
             node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink(forwardingInto: n) }))
             node.updateActivation { $0.wanted = true }
         } else {

@@ -155,8 +155,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             // last deactivation is replayed.
             if branches.isEmpty && cache.resetsOnActivation { cache = initialCache }
             branches.append(.passRetained(branch))
-            for v in cache.values { sink.value(v) }
-            if let e = cache.end { sink.end(e) }
+            // Through the branch (which holds the sink), so no copy of the sink is captured here.
+            for v in cache.values { branch.sink.value(v) }
+            if let e = cache.end { branch.sink.end(e) }
         }
         if !node.performIfIdle(add) { node.perform { add() } }
         if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
