@@ -1,5 +1,12 @@
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The receiving end of every stage: one closure for values and one for the end. Sinks run
 /// while their node is held, so a sink is never entered concurrently with itself.
@@ -65,6 +72,9 @@ final class NodeControl: @unchecked Sendable {
 
     @usableFromInline init(_ work: @escaping () -> Void) { self.work = work }
 
+    /// How many times `wait` yields the core before it parks.
+    static let yieldsBeforeParking = 16
+
     @usableFromInline func perform() {
         work()
         finished.store(true, ordering: .releasing)
@@ -75,7 +85,16 @@ final class NodeControl: @unchecked Sendable {
     /// cycle of threads each waiting for a node the next one holds (see `WaitRegistry`): then
     /// it returns at once and the holder performs the control later.
     @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
+        // The holder usually finishes within a delivery (well under a microsecond): spin on
+        // the flag first, then yield the core a few times, which lets a holder that was
+        // preempted on a busy machine run and finish. Parking on a semaphore costs a
+        // semaphore, the registry's mutex and a wake-up by the holder, and a wake-up after a
+        // preemption can take milliseconds; it is the last resort.
         for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
+        for _ in 0..<Self.yieldsBeforeParking {
+            sched_yield()
+            if finished.load(ordering: .acquiring) { return }
+        }
         let me = currentThreadToken()
         guard WaitRegistry.register(me, waitingFor: holder) else { return }
         defer { WaitRegistry.unregister(me) }
