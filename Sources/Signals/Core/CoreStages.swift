@@ -24,7 +24,8 @@ extension Signal {
     public func subscribe(
         context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void
     ) -> SignalOutput<T> {
-        SignalOutput(signal: hop(to: context)) { $0.sink(handler) }
+        let terminal = ResultTerminal(handler)
+        return SignalOutput(signal: hop(to: context), terminal: terminal, sink: terminal.sink)
     }
 
     /// Subscribes a handler for values only; the end is ignored.
@@ -38,7 +39,8 @@ extension Signal {
     public func subscribeValues(
         context: Exec = .direct, _ handler: @escaping @Sendable (T) -> Void
     ) -> SignalOutput<T> {
-        SignalOutput(signal: hop(to: context)) { $0.valueSink(handler) }
+        let terminal = ValueTerminal(handler)
+        return SignalOutput(signal: hop(to: context), terminal: terminal, sink: terminal.sink)
     }
 
     // MARK: Transforming

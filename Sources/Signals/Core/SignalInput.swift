@@ -92,17 +92,17 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     // Unchecked Sendable: `terminal` does its own synchronization.
     @usableFromInline let terminal: OutputTerminal
 
-    /// Connects a terminal sink, built by `makeSink` around the terminal (in `@inlinable`
-    /// code, so it is specialized for the client's types).
+    /// Connects `sink`, the terminal sink built around `terminal` (in `@inlinable` code, so
+    /// it is specialized for the client's types).
     @inlinable
-    init(signal: Signal<T>, makeSink: (OutputTerminal) -> SignalSink<T>) {
-        terminal = OutputTerminal()
+    init(signal: Signal<T>, terminal: OutputTerminal, sink: SignalSink<T>) {
+        self.terminal = terminal
         guard signal.takeOutput(by: terminal) else {
             // The terminal sink delivers this end and then closes itself.
-            makeSink(terminal)(.failure(.other(SignalBindError.duplicate)))
+            sink(.failure(.other(SignalBindError.duplicate)))
             return
         }
-        let attachment = signal.attachChain(makeSink(terminal))
+        let attachment = signal.attachChain(sink)
         terminal.setAttachment(attachment)
     }
 
@@ -118,10 +118,12 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// The last stage of a subscription's chain. Kept apart from `SignalOutput` so the graph does
 /// not keep the output object alive (which would keep it from being released).
 ///
-/// Not generic, so its slow paths (cancel, detach) need no generic metadata at run time; the
-/// per-value sinks are generic `@inlinable` methods, specialized where they are built.
+/// Its slow paths (cancel, detach) are not generic, so they need no generic metadata at run
+/// time. The handler lives in a generic subclass (`ValueTerminal`, `ResultTerminal`): the
+/// terminal sink's two closures then capture the terminal alone, which serves as their context,
+/// so a subscription allocates no closure context.
 @usableFromInline
-final class OutputTerminal: OutputClaim, @unchecked Sendable {
+class OutputTerminal: OutputClaim, @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
@@ -134,28 +136,8 @@ final class OutputTerminal: OutputClaim, @unchecked Sendable {
 
     @usableFromInline override init() {}
 
-    /// The terminal sink around a result handler: drops everything after cancel or an end,
-    /// and disconnects the chain after an end. Both paths share one object holding the
-    /// terminal and the handler (one allocation, as a single closure would need).
-    @inlinable
-    func sink<T: Sendable>(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> SignalSink<T> {
-        let h = ResultHandlerSink(terminal: self, handler: handler)
-        return SignalSink(value: { h.value($0) }, end: { h.end($0) })
-    }
-
-    /// The terminal sink around a value handler (ends are not passed to it). The end path
-    /// captures only the terminal, so it costs no allocation.
-    @inlinable
-    func valueSink<T: Sendable>(_ handler: @escaping @Sendable (T) -> Void) -> SignalSink<T> {
-        SignalSink(
-            value: { [self] v in
-                if closed.load(ordering: .relaxed) { return }
-                handler(v)
-            },
-            end: { [self] e in endWithoutHandler(e) })
-    }
-
-    /// A value subscription's end: closes the terminal and disconnects the chain.
+    /// A value subscription's end (or a result subscription's, after its handler ran): closes
+    /// the terminal and disconnects the chain.
     @usableFromInline func endWithoutHandler(_ e: SignalEnd) {
         if closed.load(ordering: .relaxed) { return }
         closed.store(true, ordering: .releasing)
@@ -200,27 +182,53 @@ final class OutputTerminal: OutputClaim, @unchecked Sendable {
     }
 }
 
-/// The two paths of a result handler's terminal sink, in one object.
+/// The terminal of a value subscription, holding its handler.
 @usableFromInline
-final class ResultHandlerSink<T: Sendable>: @unchecked Sendable {
-    @usableFromInline let terminal: OutputTerminal
-    @usableFromInline let handler: @Sendable (Result<T, SignalEnd>) -> Void
+final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
+    @usableFromInline let handler: @Sendable (T) -> Void
 
-    @inlinable init(terminal: OutputTerminal, handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
-        self.terminal = terminal
+    @inlinable init(_ handler: @escaping @Sendable (T) -> Void) {
         self.handler = handler
+        super.init()
+    }
+
+    /// Values go to the handler until cancel or the end; the end only closes the terminal.
+    @inlinable var sink: SignalSink<T> {
+        SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) })
     }
 
     @inlinable func value(_ v: T) {
-        if terminal.closed.load(ordering: .relaxed) { return }
+        if closed.load(ordering: .relaxed) { return }
+        handler(v)
+    }
+}
+
+/// The terminal of a result subscription, holding its handler.
+@usableFromInline
+final class ResultTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
+    @usableFromInline let handler: @Sendable (Result<T, SignalEnd>) -> Void
+
+    @inlinable init(_ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        self.handler = handler
+        super.init()
+    }
+
+    /// Every result goes to the handler until cancel or the end; the end then disconnects
+    /// the chain.
+    @inlinable var sink: SignalSink<T> {
+        SignalSink(value: { [self] v in value(v) }, end: { [self] e in end(e) })
+    }
+
+    @inlinable func value(_ v: T) {
+        if closed.load(ordering: .relaxed) { return }
         handler(.success(v))
     }
 
     @inlinable func end(_ e: SignalEnd) {
-        if terminal.closed.load(ordering: .relaxed) { return }
-        terminal.closed.store(true, ordering: .releasing)
+        if closed.load(ordering: .relaxed) { return }
+        closed.store(true, ordering: .releasing)
         handler(.failure(e))
-        terminal.requestDetach(end: e)
+        requestDetach(end: e)
     }
 }
 

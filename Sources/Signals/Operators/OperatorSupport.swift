@@ -132,7 +132,9 @@ struct StageChannel<E: Sendable>: Sendable {
         if loop {
             // Refused as a value: an output that is already closed, and the loop error sent
             // to the stage in line with its other events.
-            let refused = SignalOutput<U>(signal: .duplicate(delivery: signal.delivery, root: signal.root)) { $0.sink { _ in } }
+            let terminal = ResultTerminal<U> { _ in }
+            let refused = SignalOutput<U>(
+                signal: .duplicate(delivery: signal.delivery, root: signal.root), terminal: terminal, sink: terminal.sink)
             input.send(value: .event(wrap(.failure(.other(SignalBindError.loop)))))
             return refused
         }
