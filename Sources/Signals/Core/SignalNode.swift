@@ -12,9 +12,10 @@ import Darwin
 /// while their node is held, so a sink is never entered concurrently with itself.
 ///
 /// Two closures rather than one that takes a `Result`: a value crosses a fused stage as one
-/// indirect call with the value in registers, instead of a `Result` built, passed by address,
-/// switched on and destroyed at every stage; and a stage that only forwards the end (a `map`,
-/// a `filter`) hands the downstream `end` closure on as it is, so the end costs it nothing.
+/// indirect call (the value passed by address, the generic convention a closure stored here
+/// keeps), instead of a `Result` built, passed by address, switched on and destroyed at every
+/// stage; and a stage that only forwards the end (a `map`, a `filter`) hands the downstream
+/// `end` closure on as it is, so the end costs it nothing.
 ///
 /// A struct rather than bare function types: sinks pass through generic function types
 /// (`attachChain`, stage builders), and a bare closure would be re-abstracted there (a thunk
