@@ -237,8 +237,6 @@ final class ResultTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
 public struct SignalNext<T: Sendable>: Sendable {
     @usableFromInline let sink: SignalSink<T>
 
-    @inlinable init(_ sink: SignalSink<T>) { self.sink = sink }
-
     /// A `next` into `downstream` that drops everything emitted after an end (one per
     /// activation of a processor stage).
     @inlinable init(guardingEnd downstream: SignalSink<T>) {
