@@ -42,7 +42,7 @@ extension Signal {
     /// A node that takes every result of each input, tagged; never ends by itself.
     @inlinable
     func combinedNode2<U2>(_ s2: Signal<U2>) -> Signal<EitherResult2<T, U2>> {
-        let node = SignalNode<EitherResult2<T, U2>>(variant: delivery)
+        let node = SignalNode<EitherResult2<T, U2>>(variant: delivery, newGenerationOnDeactivate: true)
         guard takeOutput() && s2.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
@@ -95,7 +95,7 @@ extension Signal {
     /// A node that takes every result of each input, tagged; never ends by itself.
     @inlinable
     func combinedNode3<U2, U3>(_ s2: Signal<U2>, _ s3: Signal<U3>) -> Signal<EitherResult3<T, U2, U3>> {
-        let node = SignalNode<EitherResult3<T, U2, U3>>(variant: delivery)
+        let node = SignalNode<EitherResult3<T, U2, U3>>(variant: delivery, newGenerationOnDeactivate: true)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
@@ -151,7 +151,7 @@ extension Signal {
     /// A node that takes every result of each input, tagged; never ends by itself.
     @inlinable
     func combinedNode4<U2, U3, U4>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>) -> Signal<EitherResult4<T, U2, U3, U4>> {
-        let node = SignalNode<EitherResult4<T, U2, U3, U4>>(variant: delivery)
+        let node = SignalNode<EitherResult4<T, U2, U3, U4>>(variant: delivery, newGenerationOnDeactivate: true)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }
@@ -210,7 +210,7 @@ extension Signal {
     /// A node that takes every result of each input, tagged; never ends by itself.
     @inlinable
     func combinedNode5<U2, U3, U4, U5>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>) -> Signal<EitherResult5<T, U2, U3, U4, U5>> {
-        let node = SignalNode<EitherResult5<T, U2, U3, U4, U5>>(variant: delivery)
+        let node = SignalNode<EitherResult5<T, U2, U3, U4, U5>>(variant: delivery, newGenerationOnDeactivate: true)
         guard takeOutput() && s2.takeOutput() && s3.takeOutput() && s4.takeOutput() && s5.takeOutput() else {
             return .duplicate(delivery: delivery, root: node)
         }

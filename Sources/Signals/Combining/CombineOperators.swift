@@ -65,7 +65,7 @@ extension Signal {
     @inlinable
     public func merge(with others: Signal<T>..., context: Exec = .direct) -> Signal<T> {
         let all = [self] + others
-        let node = SignalNode<Tagged<T>>(variant: delivery)
+        let node = SignalNode<Tagged<T>>(variant: delivery, newGenerationOnDeactivate: true)
         for (i, s) in all.enumerated() {
             guard s.takeOutput() else { return .duplicate(delivery: delivery, root: node) }
             node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } }))

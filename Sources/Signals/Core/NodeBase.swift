@@ -53,8 +53,14 @@ class NodeBase: @unchecked Sendable {
     /// Status word read by inputs on every send: `generation << 2 | state`.
     @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
 
-    /// Whether deactivation starts a new generation (old inputs become disconnected). True
-    /// for `generate` nodes, whose inputs belong to one activation.
+    /// Whether deactivation starts a new generation (old inputs become disconnected, an end
+    /// of the old activation is forgotten). True for `generate` nodes, whose inputs belong to
+    /// one activation, and for derived nodes fed only by chains (`merge`, `combine` and what
+    /// is built on it, `hop(to:)`): each activation re-attaches their sources, which report
+    /// their own ends again, so a cold source behind them (`just`, `generate`) runs again on
+    /// re-subscription, as it does behind fused stages (issue 19 item 4). Nodes fed by an
+    /// input (`create`, a merged input) and the multis keep their end: their input is closed
+    /// for good.
     @usableFromInline let newGenerationOnDeactivate: Bool
 
     @usableFromInline init(newGenerationOnDeactivate: Bool) {

@@ -81,11 +81,17 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// taken while the claimant uses it.
     @usableFromInline
     func takeOutput(by claim: OutputClaim) -> Bool {
-        let taken = claimSlot.withLock { slot -> Bool in
-            if slot.isTaken { return false }
+        // The previous holder (a detached subscription, a released derived signal) leaves the
+        // slot here, and may be its last reference: it is returned out of the lock and freed
+        // after the unlock, because freeing it can free a handler's captures and run a user
+        // `deinit`, which may use this very signal (issue 19 item 5).
+        let (taken, previous) = claimSlot.withLock { slot -> (Bool, OutputClaim?) in
+            if slot.isTaken { return (false, nil) }
+            let previous = slot.holder.take()
             slot.holder = claim
-            return true
+            return (true, previous)
         }
+        withExtendedLifetime(previous) {}
         if taken, let up = upstreamClaim { claim.keep(up) }
         return taken
     }
@@ -97,7 +103,8 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @usableFromInline
     static func duplicate(delivery: DeliveryVariant, root: NodeBase) -> Signal<T> {
         let placeholder = Signal(delivery: delivery, root: root) { sink in
-            sink(.failure(.other(SignalBindError.duplicate)))
+            // Given at attachment, like a closed node's kept end: a capture takes it as its end.
+            ActivationReplay.replaying { sink(.failure(.other(SignalBindError.duplicate))) }
             return ChainAttachment { _ in }
         }
         // Its output counts as taken, so everything built on it (a junction, a merged input,
@@ -124,7 +131,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @inlinable
     public func hop(to context: Exec) -> Signal<T> {
         if context.isDirect { return self }
-        let node = SignalNode<T>(variant: delivery, context: context)
+        let node = SignalNode<T>(variant: delivery, context: context, newGenerationOnDeactivate: true)
         // A refused output still reaches its handler on `context`: the duplicate error goes
         // through the new node like any result.
         let claim = OutputClaim()

@@ -419,7 +419,8 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
                 a.wanted = true
             }
         }
-        if let e = pendingEnd { deliver(.failure(e)) }
+        // The kept end of a closed node is its activation: a capture takes it as its end.
+        if let e = pendingEnd { ActivationReplay.replaying { deliver(.failure(e)) } }
         return box
     }
 
@@ -452,18 +453,20 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @usableFromInline
     func detach(endedWith end: SignalEnd?, closing box: SinkBox<T>? = nil) {
         box?.close()
-        activation.withLock { a in
+        // An end forgotten here may carry a user error (`.other`): it is handed out of the
+        // lock and released after the unlock, like every user-owned object (issue 19 item 5).
+        let forgottenEnd = activation.withLock { a -> SignalEnd? in
             if newGenerationOnDeactivate {
                 // A `generate` node restarts on its next activation (a fresh input, its
                 // closure run again), so an end of this activation is not kept: the old
                 // input's generation is gone and it sees itself disconnected.
-                a.recordedEnd = nil
+                let forgotten = a.recordedEnd.take()
                 a.generation += 1
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
                 // The old activation's end closed the queue to values; the next activation's
                 // inputs need it open (the generation check drops stragglers of this one).
                 reopenQueue()
-                return
+                return forgotten
             }
             if let end, a.recordedEnd == nil { a.recordedEnd = end }
             // A concurrent `sendEnd` may have closed the status word and not yet recorded its
@@ -475,7 +478,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
                 if newGenerationOnDeactivate { a.generation += 1 }
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
             }
+            return nil
         }
+        withExtendedLifetime(forgottenEnd) {}
         // The old chain is released while holding the node, never under a lock.
         if let box {
             // Only if it is still the installed one: a later attachment may already be queued

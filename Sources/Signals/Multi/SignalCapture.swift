@@ -33,18 +33,22 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         self.claim = claim
         self.held = held
         if signal.takeOutput(by: claim) {
-            node.output = SignalSink(value: { held.results.append(.success($0)) }, end: { held.results.append(.failure($0)) })
+            // Only what a cache replays while the capture activates is an activation value;
+            // what a source sends meanwhile (`just`, `generate`) is held like any later value.
+            node.output = SignalSink(value: { held.receive(.success($0)) }, end: { held.receive(.failure($0)) })
             node.addFeeder(FeederRecord(ChainFeeder(upstream: signal, into: node) { n in SignalSink(forwardingInto: n) }))
             node.updateActivation { $0.wanted = true }
         } else {
-            held.results = [.failure(.other(SignalBindError.duplicate))]
+            // The refusal is the capture's activation: it is its `end`.
+            held.activationReplays = [.failure(.other(SignalBindError.duplicate))]
         }
         // Whatever arrived during activation is the activation's; it is handed over in line
         // with deliveries, so nothing that arrives later is mixed in.
         var activationResults: [Result<T, SignalEnd>] = []
         node.perform {
-            activationResults = held.results
-            held.results = []
+            activationResults = held.activationReplays
+            held.activationReplays = []
+            held.activating = false
         }
         var vs: [T] = []
         var e: SignalEnd?
@@ -153,4 +157,17 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
 final class HeldResults<T: Sendable>: @unchecked Sendable {
     var results: [Result<T, SignalEnd>] = []
     var activationResults: [Result<T, SignalEnd>] = []
+    /// Results replayed by a cache (or a closed node's kept end) while the capture activates.
+    var activationReplays: [Result<T, SignalEnd>] = []
+    /// True until the capture has taken its activation results.
+    var activating = true
+
+    /// Files a result delivered to the capture's node (touched only by the node's holder).
+    func receive(_ result: Result<T, SignalEnd>) {
+        if activating && ActivationReplay.isReplaying {
+            activationReplays.append(result)
+        } else {
+            results.append(result)
+        }
+    }
 }

@@ -156,8 +156,14 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
             if branches.isEmpty && cache.resetsOnActivation { cache = initialCache }
             branches.append(.passRetained(branch))
             // Through the branch (which holds the sink), so no copy of the sink is captured here.
-            for v in cache.values { branch.sink.value(v) }
-            if let e = cache.end { branch.sink.end(e) }
+            // Marked as an activation replay, so a capture below takes these as its
+            // activation values (ActivationReplay.swift).
+            if !cache.values.isEmpty || cache.end != nil {
+                ActivationReplay.replaying {
+                    for v in cache.values { branch.sink.value(v) }
+                    if let e = cache.end { branch.sink.end(e) }
+                }
+            }
         }
         if !node.performIfIdle(add) { node.perform { add() } }
         if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {

@@ -194,10 +194,11 @@ import Testing
     }
 
     /// A source that ended during activation: a later subscribe or bind without `resend`
-    /// still gets the end.
+    /// still gets the end. (`preclosed` gives its values and end as activation values; a
+    /// `just` would not: its values are ordinary values, issue 19 item 1.)
     @Test(arguments: DeliveryVariant.allCases)
     func captureDeliversActivationEndWithoutResend(_ variant: DeliveryVariant) {
-        let capture = Signal<Int>.just(1, 2, delivery: variant).capture()
+        let capture = Signal<Int>.preclosed(1, 2, delivery: variant).capture()
         #expect(capture.values == [1, 2])
         #expect(capture.end?.isComplete == true)
         let c = Collector<Int>()
@@ -207,7 +208,7 @@ import Testing
 
         let (mergedIn, merged) = Signal<Int>.create(delivery: variant)
         let (m, mOut) = merged.collect()
-        let capture2 = Signal<Int>.just(5, delivery: variant).capture()
+        let capture2 = Signal<Int>.preclosed(5, delivery: variant).capture()
         let j = capture2.bind(to: mergedIn)
         #expect(m.events == [.complete])
         withExtendedLifetime(j) {}
