@@ -61,7 +61,14 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         }
         if run { input.node.runActivation() }
         if let refusal { return refusal }
-        let attachment = source.attachChain(sink)
+        // An end that passes unbinds the junction and deactivates the chain (its
+        // `onDeactivate` runs, a cold source can run again on the next `bind`), as a
+        // subscription's end detaches it (issue 19 item 2). Weak: the junction owns the chain.
+        let endingSink = SignalSink<T>(value: sink.value, end: { [weak self] end in
+            sink.end(end)
+            self?.sourceEnded(into: input, with: end)
+        })
+        let attachment = source.attachChain(endingSink)
         let stale = binding.withLock { b -> ChainAttachment? in
             if b.input === input, b.attachment == nil {
                 b.attachment = attachment
@@ -78,9 +85,25 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Returns: the input it was bound to, or nil if it was not bound.
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
+        let old = removeBinding(ifBoundTo: nil)
+        old.attachment?.detach(endedWith: nil)
+        return old.input
+    }
+
+    /// The source's end has passed into `input`: unbinds (if still bound to `input`) and
+    /// detaches the chain as ended. When the end came during `bind`'s own attach, the
+    /// attachment is not stored yet: `bind` finds the binding gone and detaches it itself.
+    func sourceEnded(into input: SignalInput<T>, with end: SignalEnd) {
+        removeBinding(ifBoundTo: input).attachment?.detach(endedWith: end)
+    }
+
+    /// Removes the binding (only if it is to `expected`, when given) and its topology edge,
+    /// returning what was bound. The old binding is released by the caller, after the locks.
+    private func removeBinding(ifBoundTo expected: SignalInput<T>?) -> Binding {
         // The binding and its edge go together, under the same lock `bind` adds them with.
         let (old, run) = topologyLock.withLock { _ -> (Binding, Bool) in
             let o = binding.withLock { b -> Binding in
+                if let expected, b.input !== expected { return Binding() }
                 let o = b
                 b = Binding()
                 return o
@@ -93,8 +116,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             })
         }
         if run, let input = old.input { input.node.runActivation() }
-        old.attachment?.detach(endedWith: nil)
-        return old.input
+        return old
     }
 
     /// Unbinds and discards the input.
