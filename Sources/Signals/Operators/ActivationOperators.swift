@@ -61,13 +61,15 @@ extension SignalCapture {
 }
 
 extension Signal {
-    /// The same signal, holding `owner` for as long as the signal exists.
+    /// The same signal, holding `owner` for as long as the signal exists or is attached.
     func keepingAlive(_ owner: AnyObject & Sendable) -> Signal<T> {
         let upstream = self
         let claim = OutputClaim()
         guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
+        // Held by the signal until it is used, then by each attachment until it detaches.
         return Signal(delivery: delivery, root: root, upstreamClaim: claim) { sink in
-            withExtendedLifetime(owner) { upstream.attachChain(sink) }
+            let inner = upstream.attachChain(sink)
+            return ChainAttachment { end in withExtendedLifetime(owner) { inner.detach(endedWith: end) } }
         }
     }
 
@@ -266,5 +268,15 @@ extension Signal {
     /// - Returns: the multi of states.
     public func toggle(initialState: Bool = false) -> SignalMulti<Bool> {
         reduce(initialState: initialState) { state, _ in !state }
+    }
+}
+
+extension SignalMulti {
+    /// The latest activation value, read now (CwlSignal's `peek()`): a capture of a new branch,
+    /// released at once. Nil when the multi caches nothing (or has ended).
+    ///
+    /// - Returns: the last value a new branch would get first, or nil.
+    public func peek() -> T? {
+        capture().values.last
     }
 }

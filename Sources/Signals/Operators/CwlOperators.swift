@@ -1,6 +1,6 @@
 // Operators with CwlSignal's names and shapes that Signals did not have: value-only
-// transforms, stateful `skipWhile`/`takeWhile`/`flatMap`, overlapping count buffers and
-// windows, and per-value delays.
+// transforms, stateful `skipWhile`/`takeWhile`/`flatMap`, and per-value delays (the
+// overlapping buffers and windows are in Windowing.swift).
 
 extension Signal {
     /// A stage whose processor sees only values; ends pass through unchanged (CwlSignal's
@@ -107,79 +107,6 @@ extension Signal {
         }
     }
 
-    // MARK: - Overlapping groups by count
-
-    /// The skeleton of `buffer(count:skip:)` and `window(count:skip:)`: a group opens at every
-    /// `skip`-th value (the first included), each value goes into every open group, and a
-    /// group closes after `count` values (the oldest first). At the end every open group is
-    /// closed with it. State per activation: the open groups with their sizes, and the index.
-    func countedGroups<G: Sendable, U: Sendable>(
-        count: Int, skip: Int,
-        open: @escaping @Sendable (SignalNext<U>) -> G,
-        add: @escaping @Sendable (inout G, T) -> Void,
-        close: @escaping @Sendable (G, SignalEnd?, SignalNext<U>) -> Void
-    ) -> Signal<U> {
-        typealias S = (groups: [(group: G, size: Int)], index: Int)
-        return transform(initialState: S([], 0)) { (s: inout S, r: Result<T, SignalEnd>, next: SignalNext<U>) in
-            switch r {
-            case .success(let v):
-                if s.index % skip == 0 { s.groups.append((open(next), 0)) }
-                s.index += 1
-                for i in s.groups.indices {
-                    add(&s.groups[i].group, v)
-                    s.groups[i].size += 1
-                }
-                while let first = s.groups.first, first.size >= count {
-                    s.groups.removeFirst()
-                    close(first.group, nil, next)
-                }
-            case .failure(let e):
-                let groups = s.groups
-                s.groups = []
-                for g in groups { close(g.group, e, next) }
-                next.send(end: e)
-            }
-        }
-    }
-
-    /// Arrays of `count` values, one starting at every `skip`-th value: overlapping when
-    /// `skip < count`, with gaps when `skip > count` (CwlSignal's `buffer(count:skip:)`).
-    /// On completion the partly filled arrays are emitted (oldest first); an error drops them.
-    /// A `count` of zero completes at once.
-    ///
-    /// - Parameters:
-    ///   - count: the size of each array.
-    ///   - skip: values between the starts of two arrays.
-    /// - Returns: the signal of arrays.
-    public func buffer(count: Int, skip: Int) -> Signal<[T]> {
-        precondition(skip > 0, "buffer(count:skip:) needs a positive skip")
-        if count <= 0 { return transform { (r: Result<T, SignalEnd>, next: SignalNext<[T]>) in next.complete() } }
-        return countedGroups(count: count, skip: skip, open: { _ in [T]() }, add: { (b: inout [T], v: T) in b.append(v) }) {
-            (buffer: [T], end: SignalEnd?, next: SignalNext<[T]>) in
-            if end == nil || (end!.isComplete && !buffer.isEmpty) { next.send(value: buffer) }
-        }
-    }
-
-    /// Signals of `count` values, one opening at every `skip`-th value (CwlSignal's
-    /// `window(count:skip:)`). Each window is delivered before its first value: subscribe to
-    /// it in the handler that receives it. At the end every open window ends with it.
-    ///
-    /// - Parameters:
-    ///   - count: the number of values in each window.
-    ///   - skip: values between the openings of two windows.
-    /// - Returns: the signal of windows.
-    public func window(count: Int, skip: Int) -> Signal<Signal<T>> {
-        precondition(count > 0 && skip > 0, "window(count:skip:) needs a positive count and skip")
-        let delivery = self.delivery
-        return countedGroups(count: count, skip: skip, open: { (next: SignalNext<Signal<T>>) -> SignalInput<T> in
-            let (input, signal) = Signal<T>.create(delivery: delivery)
-            next.send(value: signal)
-            return input
-        }, add: { (input: inout SignalInput<T>, v: T) in input.send(value: v) }) { (input: SignalInput<T>, end: SignalEnd?, _: SignalNext<Signal<T>>) in
-            input.send(end: end ?? .complete)
-        }
-    }
-
     // MARK: - Per-value delays
 
     /// The skeleton of the per-value delays: each value waits for its own trigger, started by
@@ -243,8 +170,42 @@ extension Signal {
     public func delay<U: Sendable>(
         context: Exec = .direct, offset: @escaping @Sendable (T) -> Signal<U>
     ) -> Signal<T> {
-        hop(to: context).delayEach(initialState: ()) { _, v, id, channel in
-            channel.subscribe(offset(v)) { _ in id }
+        delay(initialState: (), context: context) { (_: inout Void, v: T) in offset(v) }
+    }
+
+    /// `delay(context:offset:)` whose closure keeps a state across values (per activation)
+    /// (CwlSignal's `delay(initialState:offset:)` with a signal).
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `offset` runs.
+    ///   - offset: makes the signal that releases a value.
+    /// - Returns: the delayed signal.
+    public func delay<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct, offset: @escaping @Sendable (inout S, T) -> Signal<U>
+    ) -> Signal<T> {
+        hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
+            channel.subscribe(offset(&s, v)) { _ in id }
+        }
+    }
+
+    /// `compactMap` whose closure keeps a state across values (per activation) (CwlSignal's
+    /// `compactMap(initialState:_:)`). A closure that throws ends the signal with the error.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `processor` runs.
+    ///   - processor: maps a value, or returns nil to drop it.
+    /// - Returns: the mapped signal.
+    public func compactMap<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct, _ processor: @escaping @Sendable (inout S, T) throws -> U?
+    ) -> Signal<U> {
+        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<U>) in
+            do {
+                if let u = try processor(&s, v) { next.send(value: u) }
+            } catch {
+                next.send(end: .other(error))
+            }
         }
     }
 }

@@ -258,7 +258,7 @@ import Testing
         let gaps = run(v, [1, 2, 3, 4, 5, 6, 7]) { $0.buffer(count: 2, skip: 3) }
         #expect(gaps.values == [[1, 2], [4, 5], [7]])
         let failed = run(v, [1, 2, 3], end: .other(TestError.boom)) { $0.buffer(count: 2, skip: 2) }
-        #expect(failed.values == [[1, 2]])
+        #expect(failed.values == [[1, 2], [3]], "open buffers are emitted at any end, as in CwlSignal")
         #expect(failed.end == .boom)
         let zero = run(v, [1]) { $0.buffer(count: 0, skip: 1) }
         #expect(zero.values == [])
@@ -324,6 +324,48 @@ import Testing
         #expect(r.values == [2])
         t1.send(value: ())
         #expect(r.values == [2, 1])
+        #expect(r.end == .complete)
+    }
+}
+
+/// The smaller additions: `peek`, stateful `compactMap`, stateful per-value signal delay.
+@Suite struct SmallAdditionsPortTests {
+    @Test(arguments: DeliveryVariant.allCases) func peek(_ v: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: v) { $0.continuous() }
+        #expect(multi.peek() == nil)
+        input.send(value: 4)
+        #expect(multi.peek() == 4)
+        input.send(value: 5)
+        #expect(multi.peek() == 5)
+    }
+
+    @Test(arguments: DeliveryVariant.allCases) func compactMapWithState(_ v: DeliveryVariant) {
+        let r = reactivate(v, first: [1, 2, 3], second: [4, 5]) {
+            $0.compactMap(initialState: 0) { (n: inout Int, x: Int) -> Int? in
+                n += 1
+                return n % 2 == 0 ? x : nil
+            }
+        }
+        #expect(r.first == [2])
+        #expect(r.second == [5], "the count starts again")
+    }
+
+    @Test(arguments: DeliveryVariant.allCases) func delayUntilSignalWithState(_ v: DeliveryVariant) {
+        let vt = VirtualTimeContext()
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let r = Recorder(signal.delay(initialState: 3) { (n: inout Int, _: Int) -> Signal<Void> in
+            n -= 1
+            return Signal<Void>.timer(interval: .seconds(n), context: .custom(vt), delivery: v)
+        })
+        for x in [1, 2, 3] { input.send(value: x) }
+        input.complete()
+        vt.advance(by: .zero)
+        #expect(r.values == [3])
+        vt.advance(by: .seconds(1))
+        #expect(r.values == [3, 2])
+        #expect(r.end == nil, "completion waits for the value still delayed")
+        vt.advance(by: .seconds(1))
+        #expect(r.values == [3, 2, 1])
         #expect(r.end == .complete)
     }
 }
