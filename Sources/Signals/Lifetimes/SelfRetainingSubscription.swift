@@ -24,6 +24,10 @@ final class SelfRetainingSubscription<T: Sendable>: Sendable {
         if finishedAlready { output.cancel() }
     }
 
+    /// Whether the handler asked to stop. Results that arrive after that (possible when it
+    /// stopped before `subscribe` returned the output, so the cancel comes late) are dropped.
+    var isFinished: Bool { state.withLock { $0.finished } }
+
     /// Ends the subscription and breaks the cycle. The output is cancelled and released
     /// outside the lock (its release may run deinits).
     func finish() {
@@ -49,6 +53,7 @@ extension Signal {
     public func subscribeWhile(context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Bool) {
         let holder = SelfRetainingSubscription<T>()
         let output = subscribe(context: context) { result in
+            if holder.isFinished { return }
             let goOn = handler(result)
             if !goOn || result.end != nil { holder.finish() }
         }
