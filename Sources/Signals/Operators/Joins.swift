@@ -55,12 +55,13 @@ extension Signal {
                 kind.close(s.lefts.remove(at: i).left)
             case .event(.rightClosed(let id)):
                 s.rights.removeAll { $0.id == id }
-            case .upstream(.failure), .event(.right(.failure)):
-                // As in CwlSignal, the end of either side completes the result.
+            case .upstream(.failure(let end)), .event(.right(.failure(let end))):
+                // As in CwlSignal, the end of either side completes the result; but misuse
+                // (a duplicate or looping signal) is reported, as everywhere in Signals.
                 let lefts = s.lefts
                 s = (nil, [], [], s.nextID)
                 for l in lefts { kind.close(l.left) }
-                next.complete()
+                next.send(end: end.otherError is SignalBindError ? end : .complete)
             }
         }
     }

@@ -62,3 +62,36 @@ import Testing
         withExtendedLifetime(out) {}
     }
 }
+
+/// Misuse reported as a value by the new operators that take other signals.
+@Suite struct PortMisuseTests {
+    @Test(arguments: DeliveryVariant.allCases) func duplicateRightOfJoin(_ v: DeliveryVariant) {
+        let (left, ls) = Signal<Int>.create(delivery: v)
+        let (right, rs) = Signal<Int>.create(delivery: v)
+        let taken = rs.subscribeValues { _ in }
+        let r = Recorder(ls.join(withRight: rs, leftEnd: { _ in Signal<Void>.never(delivery: v) },
+                                 rightEnd: { _ in Signal<Void>.never(delivery: v) }) { $0 })
+        #expect(r.end == .error(String(describing: SignalBindError.duplicate)))
+        withExtendedLifetime((taken, left, right)) {}
+    }
+
+    @Test(arguments: DeliveryVariant.allCases) func duplicateWindowsSignal(_ v: DeliveryVariant) {
+        let (input, source) = Signal<Int>.create(delivery: v)
+        let (windowInput, windows) = Signal<Signal<Void>>.create(delivery: v)
+        let taken = windows.subscribeValues { _ in }
+        let r = Recorder(source.buffer(windows: windows))
+        #expect(r.end == .error(String(describing: SignalBindError.duplicate)))
+        withExtendedLifetime((taken, input, windowInput)) {}
+    }
+
+    /// A capture resumed twice: the second is refused as a value (the first keeps working).
+    @Test(arguments: DeliveryVariant.allCases) func captureResumedTwice(_ v: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: v) { $0.continuous(initialValue: 1) }
+        let capture = multi.capture()
+        let first = Recorder(capture.resume(resend: .all))
+        let second = Recorder(capture.resume(resend: .all))
+        input.send(value: 2)
+        #expect(first.values == [1, 2])
+        #expect(second.end == .error(String(describing: SignalBindError.duplicate)))
+    }
+}
