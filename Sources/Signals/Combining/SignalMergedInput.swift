@@ -41,11 +41,15 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     /// - Parameters:
     ///   - source: the signal to add; its single output is taken.
     ///   - closePropagation: which of the source's ends close the merged signal.
+    ///   - removeOnDeactivate: whether the source is removed when the merged signal is
+    ///     deactivated (CwlSignal's `removeOnDeactivate`); by default it stays and runs again
+    ///     on the next activation.
     /// - Returns: nil when added; otherwise why not, and nothing changed:
     ///   `SignalBindError.duplicate` if the source's output is taken, `.loop` if the merged
     ///   signal feeds `source`.
     @inlinable @discardableResult
-    public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors) -> SignalBindError? {
+    public func add(_ source: Signal<T>, closePropagation: SignalEndPropagation = .errors,
+                    removeOnDeactivate: Bool = false) -> SignalBindError? {
         let expected = expectedActive
         let ended = MergedSourceRemoval()
         let record = FeederRecord(MergedSourceFeeder(
@@ -63,6 +67,11 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
                 }
             }))
         ended.record = record
+        if removeOnDeactivate {
+            (record.feeder as? MergedSourceFeeder<T>)?.onDeactivate = { [weak node = self.node] in
+                if let node { ended.remove(from: node) }
+            }
+        }
         return add(source, record: record)
     }
 
@@ -120,5 +129,13 @@ final class MergedSourceFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
 
     @usableFromInline var upstreamRoot: NodeBase? { feeder.root }
     @usableFromInline func activate() { feeder.activate() }
-    @usableFromInline func deactivate() { feeder.deactivate() }
+    /// Run after each deactivation (set before the feeder is added: `removeOnDeactivate`
+    /// removes the source here; removing a feeder while the node's activation runs is queued
+    /// for that run, not nested).
+    @usableFromInline var onDeactivate: (@Sendable () -> Void)?
+
+    @usableFromInline func deactivate() {
+        feeder.deactivate()
+        onDeactivate?()
+    }
 }

@@ -75,6 +75,9 @@ struct MultiCache<T: Sendable>: Sendable {
     @usableFromInline var dropsValuesOnEnd = false
     /// The WhileActive forms: the cache starts from `initial` again on every activation.
     @usableFromInline var resetsOnActivation = false
+    /// `customActivation`: edits the cached values and end when the end arrives (run once, on
+    /// the end path only).
+    @usableFromInline var endUpdate: (@Sendable (inout [T], inout SignalEnd?) -> Void)?
 
     @usableFromInline init(values: [T], update: (@Sendable (inout [T], T) -> Void)?) {
         self.values = values
@@ -133,6 +136,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         if cache.end != nil { return }
         cache.end = e
         if cache.dropsValuesOnEnd { cache.values = [] }
+        if let endUpdate = cache.endUpdate { endUpdate(&cache.values, &cache.end) }
         branches.withUnsafeBufferPointer { b in
             for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(end: e) } }
         }

@@ -1,0 +1,101 @@
+import Synchronization
+
+// Subscriptions that keep themselves alive (CwlSignal's `subscribeWhile` and
+// `subscribeUntilEnd`): the caller keeps no `SignalOutput`. The subscription's handler holds a
+// `SelfRetainingSubscription`, which holds the output: that cycle is the only thing keeping the
+// subscription alive, and it is broken when the handler asks to stop or the signal ends.
+
+/// Holds a subscription's output until the subscription says it is done.
+final class SelfRetainingSubscription<T: Sendable>: Sendable {
+    /// The output once `subscribe` has returned it, and whether the subscription is finished.
+    /// Both under one lock so that a handler finishing before the output is stored (during
+    /// activation) and the store racing it can never both miss the cancel.
+    let state = Mutex<(output: SignalOutput<T>?, finished: Bool)>((nil, false))
+
+    init() {}
+
+    /// Stores the output, or cancels it at once when the handler already finished.
+    func keep(_ output: SignalOutput<T>) {
+        let finishedAlready = state.withLock { s -> Bool in
+            if s.finished { return true }
+            s.output = output
+            return false
+        }
+        if finishedAlready { output.cancel() }
+    }
+
+    /// Whether the handler asked to stop. Results that arrive after that (possible when it
+    /// stopped before `subscribe` returned the output, so the cancel comes late) are dropped.
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Ends the subscription and breaks the cycle. The output is cancelled and released
+    /// outside the lock (its release may run deinits).
+    func finish() {
+        let output = state.withLock { s -> SignalOutput<T>? in
+            s.finished = true
+            defer { s.output = nil }
+            return s.output
+        }
+        output?.cancel()
+        withExtendedLifetime(output) {}
+    }
+}
+
+extension Signal {
+    /// Subscribes a handler that keeps the subscription alive by itself until the handler
+    /// returns `false` or the signal ends (CwlSignal's `subscribeWhile`). Nothing is returned:
+    /// there is no output to keep. Returning `false` cancels the subscription before the next
+    /// result; the handler is not called again.
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each result; returns whether to go on.
+    public func subscribeWhile(context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Bool) {
+        let holder = SelfRetainingSubscription<T>()
+        let output = subscribe(context: context) { result in
+            if holder.isFinished { return }
+            let goOn = handler(result)
+            if !goOn || result.end != nil { holder.finish() }
+        }
+        holder.keep(output)
+    }
+
+    /// Subscribes a values-only handler that keeps the subscription alive until it returns
+    /// `false` or the signal ends (CwlSignal's `subscribeValuesWhile`).
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value; returns whether to go on.
+    public func subscribeValuesWhile(context: Exec = .direct, _ handler: @escaping @Sendable (T) -> Bool) {
+        subscribeWhile(context: context) { result in
+            guard case .success(let v) = result else { return false }
+            return handler(v)
+        }
+    }
+
+    /// Subscribes a handler that keeps the subscription alive until the signal ends
+    /// (CwlSignal's `subscribeUntilEnd`). Nothing is returned: there is no output to keep.
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value, then the end.
+    public func subscribeUntilEnd(context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
+        subscribeWhile(context: context) { result in
+            handler(result)
+            return true
+        }
+    }
+
+    /// Subscribes a values-only handler that keeps the subscription alive until the signal
+    /// ends (CwlSignal's `subscribeValuesUntilEnd`).
+    ///
+    /// - Parameters:
+    ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
+    ///   - handler: receives each value.
+    public func subscribeValuesUntilEnd(context: Exec = .direct, _ handler: @escaping @Sendable (T) -> Void) {
+        subscribeWhile(context: context) { result in
+            if case .success(let v) = result { handler(v) }
+            return true
+        }
+    }
+}

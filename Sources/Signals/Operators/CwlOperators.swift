@@ -1,0 +1,227 @@
+// Operators with CwlSignal's names and shapes that Signals did not have: value-only
+// transforms, stateful `skipWhile`/`takeWhile`/`flatMap`, and per-value delays (the
+// overlapping buffers and windows are in Windowing.swift).
+
+extension Signal {
+    /// A stage whose processor sees only values; ends pass through unchanged (CwlSignal's
+    /// `transformValues`).
+    ///
+    /// - Parameters:
+    ///   - context: where the processor runs.
+    ///   - processor: receives each value and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
+    public func transformValues<U: Sendable>(
+        context: Exec = .direct, _ processor: @escaping @Sendable (T, SignalNext<U>) -> Void
+    ) -> Signal<U> {
+        transformValues(initialState: (), context: context) { _, v, next in processor(v, next) }
+    }
+
+    /// `transformValues` with a state kept per activation.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the processor runs.
+    ///   - processor: receives the state and each value and emits through `next`.
+    /// - Returns: the signal of what `processor` emits.
+    public func transformValues<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct,
+        _ processor: @escaping @Sendable (inout S, T, SignalNext<U>) -> Void
+    ) -> Signal<U> {
+        transform(initialState: initialState, context: context) { (s: inout S, r: Result<T, SignalEnd>, next: SignalNext<U>) in
+            switch r {
+            case .success(let v): processor(&s, v, next)
+            case .failure(let e): next.send(end: e)
+            }
+        }
+    }
+
+    /// Each value that is `U`, cast to it; the others are dropped (CwlSignal's `ofType`).
+    ///
+    /// - Parameter type: the type to keep.
+    /// - Returns: the signal of the values of that type.
+    public func ofType<U: Sendable>(_ type: U.Type) -> Signal<U> {
+        compactMap { $0 as? U }
+    }
+
+    /// `flatMap` whose closure keeps a state across values (per activation): each value makes
+    /// an inner signal, and every inner signal's values are merged (CwlSignal's
+    /// `flatMap(initialState:_:)`). A closure that throws ends the signal with the error.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `processor` runs.
+    ///   - processor: makes the inner signal for a value.
+    /// - Returns: the merged signal.
+    public func flatMap<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct,
+        _ processor: @escaping @Sendable (inout S, T) throws -> Signal<U>
+    ) -> Signal<U> {
+        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<Signal<U>>) in
+            do { next.send(value: try processor(&s, v)) } catch { next.send(end: .other(error)) }
+        }.flatMap { $0 }
+    }
+
+    /// Drops values while `condition` returns true, then passes everything (CwlSignal's
+    /// `skipWhile(initialState:condition:)`). The state is per activation; a condition that
+    /// throws ends the signal with the error.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `condition` runs.
+    ///   - condition: whether to keep dropping.
+    /// - Returns: the signal from the first value `condition` let through.
+    public func skipWhile<S: Sendable>(
+        initialState: S, context: Exec = .direct,
+        condition: @escaping @Sendable (inout S, T) throws -> Bool
+    ) -> Signal<T> {
+        transformValues(initialState: (initialState, false), context: context) { (s: inout (S, Bool), v: T, next: SignalNext<T>) in
+            do {
+                if !s.1, try condition(&s.0, v) { return }
+                s.1 = true
+                next.send(value: v)
+            } catch {
+                next.send(end: .other(error))
+            }
+        }
+    }
+
+    /// Passes values while `condition` returns true, and completes at the first for which it
+    /// returns false (CwlSignal's `takeWhile(initialState:condition:)`). The state is per
+    /// activation; a condition that throws ends the signal with the error.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `condition` runs.
+    ///   - condition: whether to keep passing.
+    /// - Returns: the signal up to the first value `condition` refused.
+    public func takeWhile<S: Sendable>(
+        initialState: S, context: Exec = .direct,
+        condition: @escaping @Sendable (inout S, T) throws -> Bool
+    ) -> Signal<T> {
+        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<T>) in
+            do {
+                if try condition(&s, v) { next.send(value: v) } else { next.complete() }
+            } catch {
+                next.send(end: .other(error))
+            }
+        }
+    }
+
+    // MARK: - Per-value delays
+
+    /// The skeleton of the per-value delays: each value waits for its own trigger, started by
+    /// `start` with the value's id and kept (as a lifetime) until it fires. Values leave in
+    /// the order their triggers fire. Completion waits for the values still waiting; an error
+    /// or cancellation ends at once and drops them.
+    func delayEach<S: Sendable>(
+        initialState: S,
+        _ start: @escaping @Sendable (inout S, T, Int, StageChannel<Int>) -> any Lifetime
+    ) -> Signal<T> {
+        typealias State = (user: S, waiting: [Int: (value: T, trigger: any Lifetime)], nextID: Int, end: SignalEnd?)
+        return stage(initialState: State(initialState, [:], 0, nil), eventType: Int.self) {
+            (s: inout State, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(.success(let v)):
+                let id = s.nextID
+                s.nextID += 1
+                s.waiting[id] = (v, start(&s.user, v, id, channel))
+            case .upstream(.failure(.complete)):
+                if s.waiting.isEmpty { next.complete() } else { s.end = .complete }
+            case .upstream(.failure(let end)):
+                s.waiting = [:]
+                next.send(end: end)
+            case .event(let id):
+                guard let fired = s.waiting.removeValue(forKey: id) else { return }
+                next.send(value: fired.value)
+                if let end = s.end, s.waiting.isEmpty { next.send(end: end) }
+            }
+        }
+    }
+
+    /// Delays each value by its own interval, which `offset` computes from a state and the
+    /// value (CwlSignal's `delay(initialState:offset:)`). Values leave when their time comes,
+    /// so a shorter delay can overtake a longer one. Completion waits for the waiting values;
+    /// an error ends at once.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the timers run and whose clock is read.
+    ///   - offset: the delay for a value.
+    /// - Returns: the delayed signal.
+    public func delay<S: Sendable>(
+        initialState: S, context: Exec = .global,
+        offset: @escaping @Sendable (inout S, T) -> Duration
+    ) -> Signal<T> {
+        delayEach(initialState: initialState) { s, v, id, channel in
+            channel.schedule(after: offset(&s, v), on: context, id)
+        }
+    }
+
+    /// Delays each value until the signal `offset` makes for it sends a value or ends
+    /// (CwlSignal's `delay(offset:)` with a signal). Completion waits for the waiting values;
+    /// an error ends at once.
+    ///
+    /// - Parameters:
+    ///   - context: where `offset` runs.
+    ///   - offset: makes the signal that releases a value.
+    /// - Returns: the delayed signal.
+    public func delay<U: Sendable>(
+        context: Exec = .direct, offset: @escaping @Sendable (T) -> Signal<U>
+    ) -> Signal<T> {
+        delay(initialState: (), context: context) { (_: inout Void, v: T) in offset(v) }
+    }
+
+    /// `delay(context:offset:)` whose closure keeps a state across values (per activation)
+    /// (CwlSignal's `delay(initialState:offset:)` with a signal).
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `offset` runs.
+    ///   - offset: makes the signal that releases a value.
+    /// - Returns: the delayed signal.
+    public func delay<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct, offset: @escaping @Sendable (inout S, T) -> Signal<U>
+    ) -> Signal<T> {
+        hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
+            channel.subscribe(offset(&s, v)) { _ in id }
+        }
+    }
+
+    /// `compactMap` whose closure keeps a state across values (per activation) (CwlSignal's
+    /// `compactMap(initialState:_:)`). A closure that throws ends the signal with the error.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `processor` runs.
+    ///   - processor: maps a value, or returns nil to drop it.
+    /// - Returns: the mapped signal.
+    public func compactMap<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct, _ processor: @escaping @Sendable (inout S, T) throws -> U?
+    ) -> Signal<U> {
+        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<U>) in
+            do {
+                if let u = try processor(&s, v) { next.send(value: u) }
+            } catch {
+                next.send(end: .other(error))
+            }
+        }
+    }
+}
+
+extension Signal {
+    /// The values that are not nil, unwrapped (CwlSignal's `compact`).
+    ///
+    /// - Returns: the signal of the unwrapped values.
+    public func compact<U: Sendable>() -> Signal<U> where T == U? {
+        compactMap { $0 }
+    }
+
+    /// Each optional as an array of zero or one element (CwlSignal's `optionalToArray`).
+    ///
+    /// - Returns: the signal of arrays.
+    public func optionalToArray<U: Sendable>() -> Signal<[U]> where T == U? {
+        map { $0.map { [$0] } ?? [] }
+    }
+}

@@ -1,0 +1,130 @@
+// `join` and `groupJoin` (CwlSignal's `intersect` and `groupIntersect`): values of two
+// signals paired while their duration windows overlap.
+//
+// One stage over the left signal; it subscribes the right signal and every value's duration
+// signal through its channel, so every event reaches one serialized processor. A value's
+// window closes when its duration signal sends a value or ends. The two operators differ
+// only in what an open left value is (the value itself, or the input of its group), which
+// `JoinKind` says.
+
+/// What `join` and `groupJoin` do with an open left value.
+struct JoinKind<T: Sendable, R: Sendable, L: Sendable, X: Sendable>: Sendable {
+    /// A left value arrived, with the right values open now: emit, and return what to keep.
+    let open: @Sendable (T, [R], SignalNext<X>) -> L
+    /// A right value arrived while `left` is open.
+    let meet: @Sendable (L, R, SignalNext<X>) -> Void
+    /// `left`'s window closed (or the result ends).
+    let close: @Sendable (L) -> Void
+}
+
+/// What a join stage receives besides left values.
+enum JoinEvent<R: Sendable>: Sendable {
+    case right(Result<R, SignalEnd>)
+    case leftClosed(Int)
+    case rightClosed(Int)
+}
+
+extension Signal {
+    /// The skeleton of `join` and `groupJoin`. State per activation: the right subscription,
+    /// the open left and right values with their duration subscriptions, the next id.
+    func joining<R: Sendable, L: Sendable, X: Sendable, DL: Sendable, DR: Sendable>(
+        withRight right: Signal<R>,
+        leftEnd: @escaping @Sendable (T) -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) -> Signal<DR>,
+        _ kind: JoinKind<T, R, L, X>
+    ) -> Signal<X> {
+        typealias S = (right: (any Lifetime)?, lefts: [(id: Int, left: L, window: any Lifetime)],
+                       rights: [(id: Int, value: R, window: any Lifetime)], nextID: Int)
+        return stage(initialState: S(nil, [], [], 0), eventType: JoinEvent<R>.self) {
+            (s: inout S, e: StageEvent<T, JoinEvent<R>>, channel: StageChannel<JoinEvent<R>>, next: SignalNext<X>) in
+            switch e {
+            case .activated:
+                s.right = channel.subscribe(right) { .right($0) }
+            case .upstream(.success(let v)):
+                let id = s.nextID
+                s.nextID += 1
+                let left = kind.open(v, s.rights.map(\.value), next)
+                s.lefts.append((id, left, channel.subscribe(leftEnd(v)) { _ in .leftClosed(id) }))
+            case .event(.right(.success(let r))):
+                let id = s.nextID
+                s.nextID += 1
+                for l in s.lefts { kind.meet(l.left, r, next) }
+                s.rights.append((id, r, channel.subscribe(rightEnd(r)) { _ in .rightClosed(id) }))
+            case .event(.leftClosed(let id)):
+                guard let i = s.lefts.firstIndex(where: { $0.id == id }) else { return }
+                kind.close(s.lefts.remove(at: i).left)
+            case .event(.rightClosed(let id)):
+                s.rights.removeAll { $0.id == id }
+            case .upstream(.failure(let end)), .event(.right(.failure(let end))):
+                // As in CwlSignal, the end of either side completes the result; but misuse
+                // (a duplicate or looping signal) is reported, as everywhere in Signals.
+                let lefts = s.lefts
+                s = (nil, [], [], s.nextID)
+                for l in lefts { kind.close(l.left) }
+                next.send(end: end.otherError is SignalBindError ? end : .complete)
+            }
+        }
+    }
+
+    /// Pairs each value with each value of `right` whose windows overlap (ReactiveX `join`,
+    /// CwlSignal's `intersect`): a value's window lasts until the signal its end closure
+    /// makes sends a value or ends. Pairs are emitted when the later of the two arrives, with
+    /// the earlier side's open values in arrival order. The end of either signal completes the
+    /// result.
+    ///
+    /// - Parameters:
+    ///   - right: the other signal.
+    ///   - leftEnd: makes the window of a value of this signal.
+    ///   - rightEnd: makes the window of a value of `right`.
+    ///   - context: where `processor` runs.
+    ///   - processor: makes the result from a pair.
+    /// - Returns: the signal of results.
+    public func join<R: Sendable, DL: Sendable, DR: Sendable, X: Sendable>(
+        withRight right: Signal<R>,
+        leftEnd: @escaping @Sendable (T) -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) -> Signal<DR>,
+        context: Exec = .direct,
+        _ processor: @escaping @Sendable ((T, R)) -> X
+    ) -> Signal<X> {
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>(
+            open: { v, rights, next in
+                for r in rights { next.send(value: (v, r)) }
+                return v
+            },
+            meet: { l, r, next in next.send(value: (l, r)) },
+            close: { _ in }
+        )).map(context: context, processor)
+    }
+
+    /// Gives each value, as it arrives, a signal of the values of `right` whose windows
+    /// overlap its own (ReactiveX `groupJoin`, CwlSignal's `groupIntersect`): the signal
+    /// starts with the right values open at that moment, carries those that arrive while the
+    /// value's window is open, and completes when it closes. It keeps what arrives before it
+    /// is subscribed. The end of either signal completes the result and every open group.
+    ///
+    /// - Parameters:
+    ///   - right: the other signal.
+    ///   - leftEnd: makes the window of a value of this signal.
+    ///   - rightEnd: makes the window of a value of `right`.
+    ///   - context: where `processor` runs.
+    ///   - processor: makes the result from a value and its group of right values.
+    /// - Returns: the signal of results.
+    public func groupJoin<R: Sendable, DL: Sendable, DR: Sendable, X: Sendable>(
+        withRight right: Signal<R>,
+        leftEnd: @escaping @Sendable (T) -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) -> Signal<DR>,
+        context: Exec = .direct,
+        _ processor: @escaping @Sendable ((T, Signal<R>)) -> X
+    ) -> Signal<X> {
+        let delivery = self.delivery
+        return joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>(
+            open: { v, rights, next in
+                let (input, group) = Signal<R>.create(delivery: delivery)
+                next.send(value: (v, group.cacheUntilActive(precached: rights)))
+                return input
+            },
+            meet: { input, r, _ in input.send(value: r) },
+            close: { input in input.complete() }
+        )).map(context: context, processor)
+    }
+}

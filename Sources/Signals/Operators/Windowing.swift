@@ -1,0 +1,196 @@
+// Overlapping (or gapped) buffers and windows, CwlSignal's forms: by count and skip, by a
+// signal of windows, and by interval and timeshift.
+//
+// Two skeletons decide when a group opens and closes (`countedGroups`: by value count;
+// `windowedGroups`: by a signal of windows), and a `GroupKind` says what a group is (an
+// array being filled, or the input of a window signal). Every operator here is one skeleton
+// with one kind.
+
+/// What a group is: how it opens, takes a value, and closes (with the end that closed it,
+/// nil when it closed on its own terms).
+struct GroupKind<T: Sendable, G: Sendable, U: Sendable>: Sendable {
+    let open: @Sendable (SignalNext<U>) -> G
+    let add: @Sendable (inout G, T) -> Void
+    let close: @Sendable (G, SignalEnd?, SignalNext<U>) -> Void
+}
+
+extension GroupKind where G == [T], U == [T] {
+    /// An array, emitted when it closes, whatever closed it.
+    static var buffers: GroupKind {
+        GroupKind(open: { _ in [] }, add: { buffer, v in buffer.append(v) }, close: { buffer, _, next in next.send(value: buffer) })
+    }
+}
+
+extension GroupKind where G == SignalInput<T>, U == Signal<T> {
+    /// A signal, delivered when it opens, that ends when the group closes (with the end that
+    /// closed it).
+    static func windows(delivery: DeliveryVariant) -> GroupKind {
+        GroupKind(open: { next in
+            let (input, signal) = Signal<T>.create(delivery: delivery)
+            next.send(value: signal)
+            return input
+        }, add: { input, v in input.send(value: v) }, close: { input, end, _ in input.send(end: end ?? .complete) })
+    }
+}
+
+/// What a windowed stage receives besides upstream results.
+enum WindowEvent<W: Sendable>: Sendable {
+    /// A result of the signal of windows: a new window, or its end.
+    case windows(Result<Signal<W>, SignalEnd>)
+    /// The window with this id closed (its signal sent a value or ended).
+    case closed(Int)
+}
+
+extension Signal {
+    /// Groups that open at every `skip`-th value (the first included), take every value while
+    /// open, and close after `count` values (oldest first). At the end every open group closes
+    /// with it. State per activation: the open groups with their sizes, and the value index.
+    func countedGroups<G: Sendable, U: Sendable>(count: Int, skip: Int, _ kind: GroupKind<T, G, U>) -> Signal<U> {
+        typealias S = (groups: [(group: G, size: Int)], index: Int)
+        return transform(initialState: S([], 0)) { (s: inout S, r: Result<T, SignalEnd>, next: SignalNext<U>) in
+            switch r {
+            case .success(let v):
+                if s.index % skip == 0 { s.groups.append((kind.open(next), 0)) }
+                s.index += 1
+                for i in s.groups.indices {
+                    kind.add(&s.groups[i].group, v)
+                    s.groups[i].size += 1
+                }
+                while let first = s.groups.first, first.size >= count {
+                    s.groups.removeFirst()
+                    kind.close(first.group, nil, next)
+                }
+            case .failure(let e):
+                let groups = s.groups
+                s.groups = []
+                for g in groups { kind.close(g.group, e, next) }
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Groups that open with each signal `windows` sends and close when that signal sends a
+    /// value or ends. Every upstream value goes into every open group. When upstream or
+    /// `windows` ends, every open group closes (oldest first) and the result ends. State per
+    /// activation: the subscription to `windows`, the open groups with their window
+    /// subscriptions.
+    /// `windows` is called on each activation (the timed forms build a fresh timer source
+    /// each time).
+    func windowedGroups<W: Sendable, G: Sendable, U: Sendable>(
+        windows: @escaping @Sendable () -> Signal<Signal<W>>, _ kind: GroupKind<T, G, U>
+    ) -> Signal<U> {
+        typealias Open = (group: G, window: any Lifetime)
+        typealias S = (windows: (any Lifetime)?, open: [(id: Int, group: Open)], nextID: Int)
+        return stage(initialState: S(nil, [], 0), eventType: WindowEvent<W>.self) {
+            (s: inout S, e: StageEvent<T, WindowEvent<W>>, channel: StageChannel<WindowEvent<W>>, next: SignalNext<U>) in
+            switch e {
+            case .activated:
+                s.windows = channel.subscribe(windows()) { .windows($0) }
+            case .upstream(.success(let v)):
+                for i in s.open.indices { kind.add(&s.open[i].group.group, v) }
+            case .upstream(.failure(let end)), .event(.windows(.failure(let end))):
+                let open = s.open
+                s = (nil, [], s.nextID)
+                for o in open { kind.close(o.group.group, end, next) }
+                next.send(end: end)
+            case .event(.windows(.success(let window))):
+                let id = s.nextID
+                s.nextID += 1
+                let group = kind.open(next)
+                s.open.append((id, (group, channel.subscribe(window) { _ in .closed(id) })))
+            case .event(.closed(let id)):
+                guard let i = s.open.firstIndex(where: { $0.id == id }) else { return }
+                let closed = s.open.remove(at: i)
+                kind.close(closed.group.group, nil, next)
+            }
+        }
+    }
+
+    /// The signal of windows for the interval forms: one opens at activation and every
+    /// `timeshift` after, each lasting `interval`.
+    func timedWindows(interval: Duration, timeshift: Duration, context: Exec) -> @Sendable () -> Signal<Signal<Void>> {
+        let delivery = self.delivery
+        return {
+            Signal<Int>.interval(timeshift, initial: .zero, context: context, delivery: delivery).map { _ in
+                Signal<Void>.timer(interval: interval, value: (), context: context, delivery: delivery)
+            }
+        }
+    }
+
+    // MARK: - Buffers
+
+    /// Arrays of `count` values, one starting at every `skip`-th value: overlapping when
+    /// `skip < count`, with gaps when `skip > count` (CwlSignal's `buffer(count:skip:)`). At
+    /// the end the partly filled arrays are emitted (oldest first), then the end. A `count` of
+    /// zero completes at once.
+    ///
+    /// - Parameters:
+    ///   - count: the size of each array.
+    ///   - skip: values between the starts of two arrays.
+    /// - Returns: the signal of arrays.
+    public func buffer(count: Int, skip: Int) -> Signal<[T]> {
+        precondition(skip > 0, "buffer(count:skip:) needs a positive skip")
+        if count <= 0 { return transform { (_: Result<T, SignalEnd>, next: SignalNext<[T]>) in next.complete() } }
+        return countedGroups(count: count, skip: skip, .buffers)
+    }
+
+    /// An array per window: each signal `windows` sends starts an array, which is emitted when
+    /// that signal sends a value or ends (CwlSignal's `buffer(windows:)`). At the end (of this
+    /// signal or of `windows`) the open arrays are emitted, then the end.
+    ///
+    /// - Parameter windows: a signal of windows.
+    /// - Returns: the signal of arrays.
+    public func buffer<W: Sendable>(windows: Signal<Signal<W>>) -> Signal<[T]> {
+        windowedGroups(windows: { windows }, .buffers)
+    }
+
+    /// An array per `interval`, one starting at activation and every `timeshift` after
+    /// (CwlSignal's `buffer(interval:timeshift:)`): overlapping when `timeshift < interval`,
+    /// with gaps when it is longer.
+    ///
+    /// - Parameters:
+    ///   - interval: how long each array collects.
+    ///   - timeshift: the time between the starts of two arrays.
+    ///   - context: where the timers run and whose clock is read.
+    /// - Returns: the signal of arrays.
+    public func buffer(interval: Duration, timeshift: Duration, context: Exec = .global) -> Signal<[T]> {
+        windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .buffers)
+    }
+
+    // MARK: - Windows
+
+    /// Signals of `count` values, one opening at every `skip`-th value (CwlSignal's
+    /// `window(count:skip:)`). Each window is delivered before its first value: subscribe to
+    /// it in the handler that receives it. At the end every open window ends with it.
+    ///
+    /// - Parameters:
+    ///   - count: the number of values in each window.
+    ///   - skip: values between the openings of two windows.
+    /// - Returns: the signal of windows.
+    public func window(count: Int, skip: Int) -> Signal<Signal<T>> {
+        precondition(count > 0 && skip > 0, "window(count:skip:) needs a positive count and skip")
+        return countedGroups(count: count, skip: skip, .windows(delivery: delivery))
+    }
+
+    /// A signal per window: each signal `windows` sends opens one, which completes when that
+    /// signal sends a value or ends (CwlSignal's `window(windows:)`). At the end every open
+    /// window ends with it.
+    ///
+    /// - Parameter windows: a signal of windows.
+    /// - Returns: the signal of windows.
+    public func window<W: Sendable>(windows: Signal<Signal<W>>) -> Signal<Signal<T>> {
+        windowedGroups(windows: { windows }, .windows(delivery: delivery))
+    }
+
+    /// A signal per `interval`, one opening at activation and every `timeshift` after
+    /// (CwlSignal's `window(interval:timeshift:)`).
+    ///
+    /// - Parameters:
+    ///   - interval: how long each window stays open.
+    ///   - timeshift: the time between the openings of two windows.
+    ///   - context: where the timers run and whose clock is read.
+    /// - Returns: the signal of windows.
+    public func window(interval: Duration, timeshift: Duration, context: Exec = .global) -> Signal<Signal<T>> {
+        windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .windows(delivery: delivery))
+    }
+}
