@@ -99,7 +99,7 @@ struct RunCommand: ParsableCommand {
         }
 
         // jemalloc must be the allocator from the start, so preload it and start over.
-        if AllocationMeter.shared == nil && allocator != .system
+        if AllocationMeter.shared?.method != .jemalloc && allocator != .system
             && ProcessInfo.processInfo.environment["SIGNALS_BENCH_REEXEC"] == nil {
             if let lib = AllocationMeter.libraryPath() {
                 let failure = ChildProcess.reexecWithJemalloc(library: lib)
