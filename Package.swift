@@ -22,11 +22,18 @@ let package = Package(
     targets: [
         // The library: channels, graphs, delivery path. No dependencies beyond the toolchain.
         .target(name: "Signals"),
+        // bench's allocation counts without jemalloc: the malloc family, counted and forwarded
+        // (C, because the definitions must be the C symbols themselves).
+        .target(
+            name: "AllocationCounter",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         // Workloads, subjects (the library's two variants and the peers), metrics and reports.
         .target(
             name: "SignalsHarness",
             dependencies: [
                 "Signals",
+                "AllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

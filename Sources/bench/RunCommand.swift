@@ -54,7 +54,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Also write report.txt, report.json, report.md and latency.svg into this directory.")
     var output: String?
 
-    @Option(help: "auto (jemalloc when installed), jemalloc or system. Allocation figures need jemalloc.")
+    @Option(help: "auto (jemalloc when installed), jemalloc or system. Allocations are counted by jemalloc's statistics on jemalloc, by a malloc interposer on the system allocator.")
     var allocator: Allocator = .auto
 
     @Flag(help: "Print the full latency percentile distribution of every case.")
@@ -99,16 +99,17 @@ struct RunCommand: ParsableCommand {
         }
 
         // jemalloc must be the allocator from the start, so preload it and start over.
-        if AllocationMeter.shared == nil && allocator != .system
+        if AllocationMeter.shared?.method != .jemalloc && allocator != .system
             && ProcessInfo.processInfo.environment["SIGNALS_BENCH_REEXEC"] == nil {
             if let lib = AllocationMeter.libraryPath() {
                 let failure = ChildProcess.reexecWithJemalloc(library: lib)
-                FileHandle.standardError.write(Data("warning: could not restart with jemalloc (\(failure)); continuing without allocation figures\n".utf8))
+                FileHandle.standardError.write(Data("warning: could not restart with jemalloc (\(failure)); continuing on the system allocator\n".utf8))
             } else if allocator == .jemalloc {
                 throw UsageError("--allocator jemalloc: libjemalloc.so.2 is not installed; install it (`apt-get install libjemalloc-dev`), or use --allocator auto|system")
             }
         }
-        let allocatorName = AllocationMeter.shared != nil ? "jemalloc" : "system"
+        let allocatorName = AllocationMeter.shared?.method == .jemalloc ? "jemalloc" : "system"
+        let allocationCounting = AllocationMeter.shared?.method.rawValue
 
         let interactive = isatty(STDERR_FILENO) == 1
         var progress: (@Sendable (Int, Int, String) -> Void)?
@@ -124,7 +125,7 @@ struct RunCommand: ParsableCommand {
         let results = runner.runAll()
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 
-        let report = BenchReport(machine: .current(allocator: allocatorName), parameters: parameters,
+        let report = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
                                  results: results, targets: Targets.evaluate(results))
         switch format {
         case .text: print(TextReport.render(report, percentiles: percentiles), terminator: "")

@@ -1,12 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import AllocationCounter
 
-/// Allocation counters read from jemalloc through `mallctl`, found with `dlsym` so the harness
-/// neither links jemalloc nor needs it: when the process was not started with jemalloc
-/// preloaded, `AllocationMeter.shared` is nil and reports say how to get the figures.
+/// Process-wide allocation counters, read one of two ways (`Method`):
 ///
-/// What is measured, honestly: process-wide totals (every thread, harness threads included)
+/// - **jemalloc**, when the process runs on jemalloc (bench preloads it by default where it
+///   is installed): its own statistics, read through `mallctl`, found with `dlsym` so the
+///   harness neither links jemalloc nor needs it.
+/// - **interposer**, otherwise: the `AllocationCounter` C target defines the malloc family
+///   in the executable, counts each request per thread and forwards it to the system
+///   allocator unchanged (see `AllocationCounter.c`). Requested bytes, exact counts, no
+///   caches to flush. Not available under a sanitizer (then `shared` is nil and reports say
+///   how to get the figures).
+///
+/// What jemalloc's method measures, honestly: process-wide totals (every thread, harness threads included)
 /// of jemalloc's cumulative allocation *requests* (`stats.arenas.<all>.{small,large}.nrequests`,
 /// which include requests served from thread caches), and bytes as the sum over size classes
 /// of requests × class size (so bytes are rounded up to jemalloc's size classes).
@@ -21,6 +29,14 @@ import Glibc
 /// boundary sees every request made before it. (Threads the harness does not own, Dispatch's
 /// and the async runtime's, are still merged lazily; no target depends on them.)
 public final class AllocationMeter: @unchecked Sendable {
+    /// How the counts are read.
+    public enum Method: String, Sendable {
+        /// jemalloc's statistics (`mallctl`): requests, bytes rounded up to its size classes.
+        case jemalloc
+        /// The `AllocationCounter` interposer on malloc/calloc/realloc/posix_memalign/
+        /// aligned_alloc/memalign: requests and requested bytes, per thread, summed.
+        case interposer
+    }
     typealias MallctlFn = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
                                           UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
 
@@ -30,12 +46,36 @@ public final class AllocationMeter: @unchecked Sendable {
         public init(count: UInt64, bytes: UInt64) { self.count = count; self.bytes = bytes }
     }
 
-    public static let source = "jemalloc process-wide nrequests, thread caches flushed at both ends; bytes by size class; median of repetitions"
+    public static let jemallocSource = "jemalloc process-wide nrequests, thread caches flushed at both ends; bytes by size class; median of repetitions"
+    public static let interposerSource = "interposer on the malloc family, every thread's requests; requested bytes; median of repetitions"
 
-    /// Non-nil only when jemalloc is the process's allocator and its statistics are compiled in.
-    public static let shared: AllocationMeter? = AllocationMeter()
+    /// jemalloc's statistics when jemalloc is the process's allocator (with statistics
+    /// compiled in), else the interposer when it is active, else nil.
+    public static let shared: AllocationMeter? = jemalloc() ?? interposer()
 
-    private let mallctl: MallctlFn
+    /// The jemalloc meter, or nil when jemalloc is not the allocator.
+    public static func jemalloc() -> AllocationMeter? { AllocationMeter() }
+
+    /// The interposer's meter, or nil when the malloc family does not go through it (not
+    /// Linux, or a sanitizer build). Works whatever the allocator behind it.
+    public static func interposer() -> AllocationMeter? {
+        signals_allocation_counter_active() != 0 ? AllocationMeter(interposer: ()) : nil
+    }
+
+    /// The calling thread's requests under the interposer (nil when it is not active): a
+    /// value to subtract from a later one taken on the same thread.
+    public static func interposerThreadSnapshot() -> Snapshot? {
+        guard signals_allocation_counter_active() != 0 else { return nil }
+        let t = signals_allocation_counter_thread()
+        return Snapshot(count: t.count, bytes: t.bytes)
+    }
+
+    public let method: Method
+
+    /// What the counters are, for the report.
+    public var source: String { method == .jemalloc ? Self.jemallocSource : Self.interposerSource }
+
+    private let mallctl: MallctlFn?
     private let binSizes: [UInt64]
     private let lextentSizes: [UInt64]
     /// Counter names as C strings, built once: building them per snapshot would allocate, and
@@ -44,7 +84,18 @@ public final class AllocationMeter: @unchecked Sendable {
     private let binNames: [[CChar]]
     private let lextentNames: [[CChar]]
 
+    private init(interposer: Void) {
+        method = .interposer
+        mallctl = nil
+        binSizes = []
+        lextentSizes = []
+        countNames = []
+        binNames = []
+        lextentNames = []
+    }
+
     private init?() {
+        method = .jemalloc
         // nil is RTLD_DEFAULT: look the symbol up in everything loaded, LD_PRELOADed libraries first.
         guard let sym = dlsym(nil, "mallctl") else { return nil }
         let mallctl = unsafeBitCast(sym, to: MallctlFn.self)
@@ -75,12 +126,15 @@ public final class AllocationMeter: @unchecked Sendable {
     private func readUInt64(_ name: [CChar]) -> UInt64 {
         var v: UInt64 = 0
         var l = MemoryLayout<UInt64>.size
+        guard let mallctl else { return 0 }
         return name.withUnsafeBufferPointer { mallctl($0.baseAddress, &v, &l, nil, 0) } == 0 ? v : 0
     }
 
     /// Merges the calling thread's cache counters into the arena totals
     /// (`thread.tcache.flush`; merges even bins with nothing cached). Cheap, and allocates nothing.
+    /// Nothing to do for the interposer, whose counts are current.
     public func flushThreadCache() {
+        guard let mallctl else { return }
         _ = Self.flushName.withUnsafeBufferPointer { mallctl($0.baseAddress, nil, nil, nil, 0) }
     }
 
@@ -88,7 +142,12 @@ public final class AllocationMeter: @unchecked Sendable {
 
     /// Flushes the calling thread's cache, refreshes jemalloc's statistics ("epoch") and reads
     /// the cumulative totals.
+    /// The interposer's: the sum of every thread's counters.
     public func snapshot() -> Snapshot {
+        guard let mallctl else {
+            let t = signals_allocation_counter_process()
+            return Snapshot(count: t.count, bytes: t.bytes)
+        }
         flushThreadCache()
         var epochOut: UInt64 = 0
         var epochIn: UInt64 = 1
@@ -114,11 +173,12 @@ public final class AllocationMeter: @unchecked Sendable {
         return candidates.first { access($0, R_OK) == 0 }
     }
 
-    /// How to get allocation figures, said once per run when they are missing.
+    /// How to get allocation figures, said once per run when they are missing (neither
+    /// jemalloc nor the interposer: a sanitizer build, or not Linux).
     public static var howToEnable: String {
         if libraryPath() != nil {
-            return "allocation figures need jemalloc: run with --allocator jemalloc (or the default --allocator auto)"
+            return "no allocation figures: the malloc interposer is not active in this build (a sanitizer build, or not Linux); run with --allocator jemalloc (or the default --allocator auto)"
         }
-        return "allocation figures need jemalloc: `apt-get install libjemalloc-dev` (or libjemalloc2), then run again (--allocator auto picks it up)"
+        return "no allocation figures: the malloc interposer is not active in this build (a sanitizer build, or not Linux); install jemalloc (`apt-get install libjemalloc-dev`) and run again (--allocator auto picks it up)"
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 extension MachineInfo {
     /// Reads the machine's description: cores, CPU model, toolchain, build configuration.
-    public static func current(allocator: String) -> MachineInfo {
+    public static func current(allocator: String, allocationCounting: String? = nil) -> MachineInfo {
         var cpu = "unknown"
         if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
@@ -20,7 +20,7 @@ extension MachineInfo {
                            toolchain: compilerDescription, buildConfiguration: config, allocator: allocator,
                            os: ProcessInfo.processInfo.operatingSystemVersionString,
                            date: formatter.string(from: Date()), timerOverheadNs: timerOverhead(),
-                           harnessFloorNsPerValue: harnessFloor())
+                           harnessFloorNsPerValue: harnessFloor(), allocationCounting: allocationCounting)
     }
 
     /// ns per value of the harness alone: the generic send loop calling the checker directly,

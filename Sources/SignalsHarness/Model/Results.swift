@@ -34,6 +34,9 @@ public struct MachineInfo: Codable, Sendable, Equatable {
     public var buildConfiguration: String
     /// "jemalloc" or "system".
     public var allocator: String
+    /// How allocations were counted: "jemalloc" (its statistics) or "interposer" (the malloc
+    /// family counted in the executable); nil when they were not (absent in older reports).
+    public var allocationCounting: String?
     public var os: String
     /// ISO 8601, UTC.
     public var date: String
@@ -44,7 +47,8 @@ public struct MachineInfo: Codable, Sendable, Equatable {
 
     public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
                 allocator: String, os: String, date: String, timerOverheadNs: Double = 0,
-                harnessFloorNsPerValue: Double = 0) {
+                harnessFloorNsPerValue: Double = 0, allocationCounting: String? = nil) {
+        self.allocationCounting = allocationCounting
         self.timerOverheadNs = timerOverheadNs
         self.harnessFloorNsPerValue = harnessFloorNsPerValue
         self.cores = cores

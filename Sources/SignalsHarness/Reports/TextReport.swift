@@ -158,9 +158,18 @@ struct ReportTables {
             "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
-            "        allocations = median over the timed repetitions (min–max in brackets when they differ), thread caches flushed at both ends of each.",
+            "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
             "harness floor: \(Fmt.ns(m.harnessFloorNsPerValue)) ns/value (send loop + checker, no subject): part of every ns/value figure below.",
         ]
+    }
+
+    /// Which counter gave the allocation figures.
+    var allocationMethod: String {
+        switch report.machine.allocationCounting {
+        case "jemalloc": return "counted by jemalloc's statistics (thread caches flushed at both ends of each; bytes by size class)."
+        case "interposer": return "counted by the malloc interposer (every malloc/calloc/realloc/posix_memalign/aligned_alloc/memalign request; requested bytes)."
+        default: return "not counted in this run."
+        }
     }
 
     var failures: [CaseResult] { report.results.filter(\.failsRun) }
@@ -171,7 +180,7 @@ public enum TextReport {
     public static func render(_ report: BenchReport, percentiles: Bool = false) -> String {
         let t = ReportTables(report: report)
         var out = "Signals bench\n" + t.header.joined(separator: "\n") + "\n"
-        if report.machine.allocator != "jemalloc" { out += "note: " + AllocationMeter.howToEnable + "\n" }
+        if report.machine.allocationCounting == nil { out += "note: " + AllocationMeter.howToEnable + "\n" }
         for (w, rows) in t.byWorkload {
             out += "\n== \(w.rawValue) — \(w.summary) ==\n"
             out += t.throughputTable(rows).text()
@@ -206,7 +215,7 @@ public enum MarkdownReport {
     public static func render(_ report: BenchReport) -> String {
         let t = ReportTables(report: report)
         var out = "# Signals bench\n\n" + t.header.map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
-        if report.machine.allocator != "jemalloc" { out += "- note: " + AllocationMeter.howToEnable + "\n" }
+        if report.machine.allocationCounting == nil { out += "- note: " + AllocationMeter.howToEnable + "\n" }
         let failures = t.failures
         out += "\n**Result: \(failures.isEmpty ? "PASS" : "FAIL")**\n"
         for f in failures { out += "- `\(f.key)` · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")\n" }

@@ -142,7 +142,7 @@ public struct Runner: Sendable {
             result.throughput = ThroughputStats(operations: r.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
         }
         if !allocs.isEmpty {
-            result.allocations = AllocationStats(source: AllocationMeter.source, repetitions: allocs)
+            result.allocations = AllocationStats(source: meter?.source ?? "", repetitions: allocs)
         }
 
         // Latency: one extra repetition with sampling; its time is not part of the throughput.

@@ -82,7 +82,7 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     let summary = LatencySummary(count: 10, p50: 40, p90: 50, p99: p99, p999: 200, p9999: 300, max: 400,
                                  distribution: [PercentilePoint(percentile: 0, ns: 30), PercentilePoint(percentile: 99.9, ns: 200)])
     r.latency = LatencyStats(sampleEvery: 64, send: summary, endToEnd: summary)
-    r.allocations = AllocationStats(source: AllocationMeter.source, countPerOp: allocs, bytesPerOp: allocs * 32,
+    r.allocations = AllocationStats(source: AllocationMeter.jemallocSource, countPerOp: allocs, bytesPerOp: allocs * 32,
                                     repetitionsCountPerOp: [allocs, allocs, allocs])
     r.counters = ["x": 1]
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)

@@ -12,7 +12,7 @@ struct MetricsTests {
     /// thread-cache counters without synchronizing with their owners, so a snapshot taken while
     /// other threads allocate can be a few percent off either way.
     @Test func jemallocCountsEveryAllocation() {
-        guard let meter = AllocationMeter.shared else { return }
+        guard let meter = AllocationMeter.jemalloc() else { return }
         var keep: [Payload] = []
         keep.reserveCapacity(1_000)
         let a = meter.snapshot()
@@ -31,7 +31,7 @@ struct MetricsTests {
     /// other runs had threads exit, which merges, before the snapshot). Other suites may allocate
     /// concurrently, so the upper bound is loose.
     @Test func allocationsOnSenderThreadsAreCountedInFull() {
-        guard let meter = AllocationMeter.shared else { return }
+        guard let meter = AllocationMeter.jemalloc() else { return }
         struct Allocating: ValueSender {
             let slots: UnsafeMutablePointer<Payload?>
             func send(_ v: Int) { slots[v & 0xffff_ffff] = Payload() }
