@@ -563,6 +563,8 @@ public enum StressCatalogue {
             InnerLoopScenario(),
             SendCompleteRaceScenario(),
             MergedEndRaceScenario(),
+            InnerCancelScenario(),
+            ReentrantOrderScenario(),
         ]
     }
 }

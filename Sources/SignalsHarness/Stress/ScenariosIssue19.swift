@@ -1,0 +1,148 @@
+// Stress scenarios for issue 19's blind spots of the harness (items 9 and 10): seeded one-line
+// bugs there passed every earlier scenario.
+//
+// - `inner-cancel`: branches of a multicast, subscriptions of captures and the targets of
+//   junctions are cancelled from inside handlers (on the same graph and on another graph) while
+//   threads send; nothing may run after a `cancel()` returned. Catches a branch removal that no
+//   longer closes its gate first.
+// - `reentrant-order`: handlers send re-entrantly while other threads send; every sender's
+//   values (each thread's direct sends and the re-entrant sends it made from inside handlers it
+//   ran, in the order it made them) must arrive in that order. Catches a re-entrant send that
+//   takes the holder's private fast path while the shared queue still holds earlier values.
+
+import Dispatch
+import Signals
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension StressCounter {
+    /// Returns the count before this call and adds one.
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue - 1 }
+}
+
+/// Item 9: cancels from inside deliveries, exact "nothing after `cancel()` returns".
+public struct InnerCancelScenario: StressScenario {
+    public init() {}
+    public var name: String { "inner-cancel" }
+    public var summary: String { "handlers cancel multicast branches, capture subscriptions and junction targets of this and another graph while threads send" }
+    public var acceptableName: String { "nothing after cancel" }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(8, it.operations / 4)
+        let (inA, a) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
+        let (inB, b) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
+        // Victims of three kinds on each graph: a plain branch (with a stage), a capture's
+        // subscription, and the target of a junction bound to a fresh input.
+        var junctions: [SignalJunction<Int>] = []
+        func victims(on multi: SignalMulti<Int>) -> [StressCancelProbe] {
+            (0..<n).map { i in
+                let p = StressCancelProbe()
+                switch i % 3 {
+                case 0:
+                    p.output = multi.map { v -> Int in p.called(); return v }.subscribeValues { _ in p.called() }
+                case 1:
+                    p.output = multi.capture().subscribeValues { _ in p.called() }
+                default:
+                    let (input, target) = Signal<Int>.create(delivery: it.variant)
+                    p.output = target.subscribeValues { _ in p.called() }
+                    let j = multi.junction()
+                    _ = j.bind(to: input)
+                    junctions.append(j)
+                }
+                return p
+            }
+        }
+        let onA = victims(on: a), onB = victims(on: b)
+        let nextA = StressCounter(0), nextB = StressCounter(0)
+        // A's handler cancels victims on A (same graph, inside its own delivery) and on B
+        // (across graphs); B's handler the other way round.
+        let cancellerA = a.subscribeValues { v in
+            let list = v & 1 == 0 ? onA : onB
+            let next = v & 1 == 0 ? nextA : nextB
+            let i = next.next()
+            if i < n { list[i].cancel() }
+        }
+        let cancellerB = b.subscribeValues { v in
+            let list = v & 1 == 0 ? onB : onA
+            let next = v & 1 == 0 ? nextB : nextA
+            let i = next.next()
+            if i < n { list[i].cancel() }
+        }
+        it.runActors(max(2, it.threads)) { actor, rng in
+            let input = actor % 2 == 0 ? inA : inB
+            for v in 0..<(2 * n) {
+                _ = input.send(value: v)
+                rng.perturb()
+                if v & 31 == 0 { it.progress(actor, v) }
+            }
+        }
+        withExtendedLifetime((cancellerA, cancellerB, junctions)) {}
+        let late = (onA + onB).reduce(0) { $0 + $1.lateCalls.load(ordering: .relaxed) }
+        if late > 0 {
+            return [.forbidden("a cancelled branch, capture subscription or junction target ran after cancel() returned", "\(late) calls")]
+        }
+        return []
+    }
+}
+
+/// Item 10: each sender's order, re-entrant sends included.
+public struct ReentrantOrderScenario: StressScenario {
+    public init() {}
+    public var name: String { "reentrant-order" }
+    public var summary: String { "handlers send re-entrantly while T threads send; each thread's sends (direct and re-entrant) arrive in the order it made them" }
+    public var acceptableName: String { "every sender's order kept" }
+
+    /// A value: the sending thread's actor number, whether it was sent from inside a handler,
+    /// and that thread's running count of sends (direct and re-entrant share it).
+    static func encode(actor: Int, reentrant: Bool, seq: Int) -> Int { actor << 40 | (reentrant ? 1 << 39 : 0) | seq }
+    static func decode(_ v: Int) -> (actor: Int, reentrant: Bool, seq: Int) {
+        (v >> 40, v & (1 << 39) != 0, v & ((1 << 39) - 1))
+    }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(16, it.operations)
+        let actors = max(2, it.threads)
+        let (input, signal) = Signal<Int>.create(delivery: it.variant)
+        // Each actor's next sequence number, and which actor each thread is.
+        let counters = (0..<actors).map { _ in StressCounter(0) }
+        let threadActor = Mutex<[UInt: Int]>([:])
+        let state = Mutex<(last: [Int: Int], violations: [String])>(([:], []))
+        let out = signal.subscribeValues { v in
+            let (actor, reentrant, seq) = Self.decode(v)
+            state.withLock { s in
+                if let last = s.last[actor], seq <= last, s.violations.count < 4 {
+                    s.violations.append("actor \(actor): \(seq)\(reentrant ? " (re-entrant)" : "") after \(last)")
+                }
+                s.last[actor] = max(seq, s.last[actor] ?? -1)
+            }
+            // Re-enter for one direct value in four, from the thread running this handler,
+            // numbered in that thread's own sequence.
+            guard !reentrant, seq % 4 == 0 else { return }
+            let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+            guard let holderActor = threadActor.withLock({ $0[me] }) else { return }
+            let next = counters[holderActor].next()
+            _ = input.send(value: Self.encode(actor: holderActor, reentrant: true, seq: next))
+        }
+        it.runActors(actors) { actor, rng in
+            let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+            threadActor.withLock { $0[me] = actor }
+            for i in 0..<n {
+                let seq = counters[actor].next()
+                _ = input.send(value: Self.encode(actor: actor, reentrant: false, seq: seq))
+                rng.perturb()
+                if i & 31 == 0 { it.progress(actor, i) }
+            }
+        }
+        withExtendedLifetime(out) {}
+        let violations = state.withLock { $0.violations }
+        if !violations.isEmpty {
+            return [.forbidden("a sender's values arrived out of the order it sent them", violations.joined(separator: "; "))]
+        }
+        return []
+    }
+}
