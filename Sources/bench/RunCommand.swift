@@ -39,8 +39,20 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Re-entrant depth (default 1000000).")
     var depth: Int?
 
-    @Option(help: "Timed repetitions per case (default 5; 3 with --quick).")
+    @Option(help: "Timed rounds per launch (default 5; 3 with --quick); each round runs every subject once, in shuffled order.")
     var repetitions: Int?
+
+    @Option(help: "Fresh process launches per case (default 3; 2 with --quick), 1–100.")
+    var launches: Int?
+
+    @Option(help: "Busy threads running beside every case, 0–64 (default 0): a busy machine, reproducibly.")
+    var load: Int?
+
+    @Option(help: "Seed of the round order and the bootstrap (default fixed, printed in the report).")
+    var seed: UInt64?
+
+    @Option(name: .customLong("smallest-effect"), help: "Smallest change a verdict counts, in percent (default 3%).")
+    var smallestEffect: String?
 
     @Option(name: .customLong("sample-every"), help: "Time one send in N for latency (power of two, default 64).")
     var sampleEvery: Int?
@@ -71,6 +83,10 @@ struct RunCommand: ParsableCommand {
         options.repetitions = repetitions
         options.sampleEvery = sampleEvery
         options.quick = quick
+        options.launches = launches
+        options.load = load
+        options.seed = seed
+        options.smallestEffect = smallestEffect
         return options
     }
 
@@ -121,8 +137,15 @@ struct RunCommand: ParsableCommand {
         let isolate: @Sendable (CaseSpec, SubjectID) -> CaseResult = { spec, subject in
             ChildProcess.runCase(spec: spec, subject: subject, parameters: parameters)
         }
-        let runner = Runner(parameters: parameters, subjects: SubjectRegistry.all(), isolate: isolate, progress: progress)
+        var runner = Runner(parameters: parameters, subjects: SubjectRegistry.all(), isolate: isolate, progress: progress)
+        if parameters.launchCount > 1 {
+            runner.launcher = { spec, subjects, seed in
+                ChildProcess.runRounds(spec: spec, subjects: subjects, parameters: parameters, seed: seed)
+            }
+        }
+        let load = BusyLoad(threads: parameters.loadThreads)
         let results = runner.runAll()
+        load.stop()
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 
         let report = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
@@ -160,6 +183,33 @@ extension NameList: ExpressibleByArgument {
     }
 
     public static var allValueStrings: [String] { allowed }
+}
+
+/// The hidden child-process entry of one launch: several subjects on one case in paired rounds;
+/// prints their results as a JSON array.
+struct RoundsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: ChildProcess.roundsSubcommand, shouldDisplay: false)
+
+    @Option var subjects: String
+    @Option var spec: String
+    @Option var parameters: String
+    @Option var seed: UInt64
+
+    func run() throws {
+        let decoder = JSONDecoder()
+        var chosen: [any BenchSubject] = []
+        for name in subjects.split(separator: ",") {
+            guard let id = SubjectID(rawValue: String(name)), let s = SubjectRegistry.subject(id) else {
+                throw UsageError("--subjects: unknown subject '\(name)'")
+            }
+            chosen.append(s)
+        }
+        let caseSpec = try decoder.decode(CaseSpec.self, from: Data(spec.utf8))
+        let params = try decoder.decode(Parameters.self, from: Data(parameters.utf8))
+        let results = Runner(parameters: params, subjects: chosen).measurePaired(chosen, caseSpec, seed: seed)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(results))
+        Foundation.exit(0)
+    }
 }
 
 /// The hidden child-process entry: runs one case in process and prints its result as JSON.

@@ -72,6 +72,9 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Also write the report as JSON to this file.")
     var json: String?
 
+    @Option(help: "Busy threads running beside the scenarios, 0–64 (default 0).")
+    var load: Int = 0
+
     @Flag(help: "List the scenarios and exit.")
     var list = false
 
@@ -95,6 +98,9 @@ struct StressCommand: ParsableCommand {
         } catch let e as StressSelectionError {
             throw UsageError("--scenario: \(e.description)")
         }
+        guard (0...RunOptions.maxThreads).contains(load) else {
+            throw UsageError("--load: must be a whole number of busy threads from 0 to \(RunOptions.maxThreads) (got \(load))")
+        }
         let variants = variant.variants
         let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))
         let runs = scenarios.count * variants.count
@@ -106,7 +112,10 @@ struct StressCommand: ParsableCommand {
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
         print("bench stress: seed \(runSeed), \(threads) threads, \(ops) ops per actor, "
               + (perRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
-              + (iterations.map { ", at most \($0) iterations" } ?? ""))
+              + (iterations.map { ", at most \($0) iterations" } ?? "")
+              + (load > 0 ? ", \(load) busy load thread(s) beside" : ""))
+        let busy = BusyLoad(threads: load)
+        defer { busy.stop() }
         let finished = StressLock<[StressRunResult]>([])
         let threads = self.threads, ops = self.ops, iterations = self.iterations
         options.beforeDeadlockExit = {
@@ -129,8 +138,9 @@ struct StressCommand: ParsableCommand {
                     s.name, v.rawValue, r.iterations, r.iterationsPerSecond, r.passed ? worst.rawValue : "FAIL").utf8))
             }
         }
-        let report = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
+        var report = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
                                   iterationCap: iterations, results: results)
+        report.load = load
         print(report.table())
         if let json {
             try report.json().write(to: URL(fileURLWithPath: json))

@@ -71,6 +71,11 @@ public struct RunOptions: Sendable {
     public var repetitions: Int?
     public var sampleEvery: Int?
     public var quick = false
+    public var launches: Int?
+    public var load: Int?
+    public var seed: UInt64?
+    /// `--smallest-effect` as typed ("3%", "2.5").
+    public var smallestEffect: String?
 
     public init() {}
 
@@ -78,6 +83,7 @@ public struct RunOptions: Sendable {
 
     public func parameters() throws(ArgumentError) -> Parameters {
         var p = quick ? Parameters.quick : Parameters()
+        if !quick { p.launches = 3 }
         // Repeated names count once, first occurrence first.
         func unique<T: Equatable>(_ values: [T]) -> [T] {
             var out: [T] = []
@@ -110,6 +116,20 @@ public struct RunOptions: Sendable {
             p.threads = unique(threads)
         }
         if quick && depth == nil { p.depth = 1_000_000 }
+        if let v = try positive(launches, "--launches", max: 100) { p.launches = v }
+        if let load {
+            guard load >= 0 && load <= Self.maxThreads else {
+                throw ArgumentError(flag: "--load", message: "must be a whole number of busy threads from 0 to \(Self.maxThreads) (got \(load))")
+            }
+            p.load = load
+        }
+        if let seed { p.seed = seed }
+        if let smallestEffect {
+            guard let v = Comparison.parseThreshold(smallestEffect), v < 100 else {
+                throw ArgumentError(flag: "--smallest-effect", message: "expected a percentage from 0 to 100 such as 3% or 2.5 (got '\(smallestEffect)')")
+            }
+            p.smallestEffect = v / 100
+        }
         return p
     }
 }

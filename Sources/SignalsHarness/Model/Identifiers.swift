@@ -111,10 +111,11 @@ public struct Parameters: Codable, Sendable, Equatable {
     public var subscribers = 100
     public var threads: [Int] = [2]
     public var depth = 1_000_000
+    /// Timed rounds per launch: in each round every paired subject runs one repetition.
     public var repetitions = 5
     public var quick = false
     /// Wall time one timed repetition aims for; the operation count is calibrated to it.
-    public var targetRepetitionMilliseconds = 80
+    public var targetRepetitionMilliseconds = 40
     /// One send in `latencySampleEvery` is timed (a power of two).
     public var latencySampleEvery = 64
     /// Seconds after which an isolated (child-process) case is killed and reported as hung.
@@ -122,8 +123,27 @@ public struct Parameters: Codable, Sendable, Equatable {
     /// Seconds without any delivery after which a driver stops waiting (and the checks report
     /// what is missing) or declares a re-entrant chain stalled.
     public var stallSeconds = 2.0
+    /// Fresh process launches per case (`--launches`); nil (a report before launches existed)
+    /// means one, in process.
+    public var launches: Int?
+    /// Busy threads running beside every case (`--load`); nil or 0 for none.
+    public var load: Int?
+    /// Seed of the round order shuffles and of the bootstrap (`--seed`), so a report's
+    /// intervals can be recomputed.
+    public var seed: UInt64?
+    /// Smallest change (fraction: 0.03 is 3%) a verdict counts as a difference.
+    public var smallestEffect: Double?
 
     public init() {}
+
+    /// Launches per case, at least one.
+    public var launchCount: Int { max(1, launches ?? 1) }
+    /// The seed, or a fixed one for reports that recorded none.
+    public var seedValue: UInt64 { seed ?? 0x5EED }
+    /// The smallest effect, 3% unless set.
+    public var smallestEffectValue: Double { smallestEffect ?? 0.03 }
+    /// Busy threads beside each case.
+    public var loadThreads: Int { max(0, load ?? 0) }
 
     /// The CI-sized run: fewer repetitions, shorter ones, smaller depth.
     public static var quick: Parameters {
@@ -132,6 +152,7 @@ public struct Parameters: Codable, Sendable, Equatable {
         p.repetitions = 3
         p.targetRepetitionMilliseconds = 15
         p.watchdogSeconds = 20
+        p.launches = 2
         return p
     }
 

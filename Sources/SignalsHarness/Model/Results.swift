@@ -1,10 +1,11 @@
 /// The JSON document `bench --format json` writes. Documented in docs/bench-json-schema.md;
 /// bump `currentSchemaVersion` on any incompatible change.
 public struct BenchReport: Codable, Sendable {
-    public static let currentSchemaVersion = 2
+    public static let currentSchemaVersion = 3
     /// Versions `load` reads: 2 only adds optional fields to 1 (and makes allocation counts
-    /// medians instead of minimums), so a schema-1 baseline still compares.
-    public static let readableSchemaVersions = [1, 2]
+    /// medians instead of minimums), and 3 only adds optional fields to 2 (launches, intervals,
+    /// paired ratios, load), so older baselines still compare.
+    public static let readableSchemaVersions = [1, 2, 3]
 
     public var schemaVersion: Int
     public var tool: String
@@ -204,6 +205,14 @@ public struct CaseResult: Codable, Sendable {
     public var counters: [String: Int]
     /// True when the case ran in a child process.
     public var isolated: Bool
+    /// Every launch's timed rounds (ns per operation), launch by launch; absent before schema 3.
+    public var launchRounds: [[Double]]?
+    /// The launches' medians, their spread, and whether they fall into separate modes.
+    public var launchSpread: LaunchSpread?
+    /// The figure (ns per operation) with its 95% interval over launches and rounds.
+    public var interval: Interval?
+    /// The paired ratio to the reference subject of the case, with its interval and verdict.
+    public var versus: PairedComparison?
 
     public init(spec: CaseSpec, subject: SubjectID, status: CaseStatus, reason: String? = nil) {
         self.workload = spec.workload
@@ -218,6 +227,10 @@ public struct CaseResult: Codable, Sendable {
         self.violations = []
         self.counters = [:]
         self.isolated = false
+        self.launchRounds = nil
+        self.launchSpread = nil
+        self.interval = nil
+        self.versus = nil
     }
 
     /// `workload` or `workload[variant]`.

@@ -9,6 +9,8 @@ public struct StressReport: Codable, Sendable {
     public var secondsPerRun: Double?
     public var iterationCap: Int?
     public var results: [StressRunResult]
+    /// Busy threads that ran beside the scenarios (`--load`); nil in reports before it existed.
+    public var load: Int?
 
     /// A report.
     public init(seed: UInt64, threads: Int, operations: Int, secondsPerRun: Double?, iterationCap: Int?, results: [StressRunResult]) {

@@ -38,8 +38,22 @@ public enum ChildProcess {
         }
     }
 
-    /// Runs one case in a child, killing it after `parameters.watchdogSeconds`.
-    public static func runCase(spec: CaseSpec, subject: SubjectID, parameters: Parameters) -> CaseResult {
+    /// What a finished child left: its output, or why there is none.
+    public enum Outcome {
+        /// Exited (any status) with this standard output and the last line of standard error.
+        case exited(status: Int32, stdout: Data, lastErrorLine: String)
+        /// Ended by a signal.
+        case signalled(Int32, lastErrorLine: String)
+        /// Killed by the watchdog.
+        case timedOut
+        /// Could not be started.
+        case notStarted(String)
+    }
+
+    /// Runs `executable` with `arguments` (and `environment` added to this process's), killing
+    /// it after `watchdogSeconds`.
+    public static func launch(executable: String, arguments: [String], environment: [String: String] = [:],
+                              watchdogSeconds: Int) -> Outcome {
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("signals-bench-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         try? fm.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -47,36 +61,31 @@ public enum ChildProcess {
         let outURL = dir.appendingPathComponent("stdout"), errURL = dir.appendingPathComponent("stderr")
         _ = fm.createFile(atPath: outURL.path, contents: nil)
         _ = fm.createFile(atPath: errURL.path, contents: nil)
-
-        func failure(_ status: CaseStatus, _ reason: String) -> CaseResult {
-            var r = CaseResult(spec: spec, subject: subject, status: status, reason: reason)
-            r.isolated = true
-            return r
-        }
         guard let out = FileHandle(forWritingAtPath: outURL.path), let err = FileHandle(forWritingAtPath: errURL.path) else {
-            return failure(.crashed, "could not create the child's output files")
+            return .notStarted("could not create the child's output files")
         }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath())
-        process.arguments = arguments(spec: spec, subject: subject, parameters: parameters)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         // The Swift runtime's backtracer would spend seconds symbolicating a stack overflow.
         env["SWIFT_BACKTRACE"] = "enable=no"
+        for (k, v) in environment { env[k] = v }
         process.environment = env
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch {
-            return failure(.crashed, "could not start the child process: \(error)")
+            return .notStarted("could not start the child process: \(error)")
         }
-        let deadline = Date().addingTimeInterval(Double(parameters.watchdogSeconds))
+        let deadline = Date().addingTimeInterval(Double(watchdogSeconds))
         while process.isRunning && Date() < deadline { usleep(2_000) }
         if process.isRunning {
             process.terminate()
             usleep(500_000)
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
-            return failure(.timedOut, "killed by the watchdog after \(parameters.watchdogSeconds) s")
+            return .timedOut
         }
         process.waitUntilExit()
         try? out.close()
@@ -84,18 +93,71 @@ public enum ChildProcess {
         let stderrText = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         let lastLine = stderrText.split(separator: "\n").last.map(String.init) ?? ""
         if process.terminationReason == .uncaughtSignal {
-            let sig = process.terminationStatus
+            return .signalled(process.terminationStatus, lastErrorLine: lastLine)
+        }
+        return .exited(status: process.terminationStatus, stdout: fm.contents(atPath: outURL.path) ?? Data(), lastErrorLine: lastLine)
+    }
+
+    /// Runs one case in a child, killing it after `parameters.watchdogSeconds`. `executable`
+    /// may be another build's bench (`bench ab`): every bench since the hidden `_case` command
+    /// existed takes these arguments and prints one `CaseResult`.
+    public static func runCase(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
+                               executable: String? = nil, environment: [String: String] = [:]) -> CaseResult {
+        let outcome = launch(executable: executable ?? executablePath(),
+                             arguments: arguments(spec: spec, subject: subject, parameters: parameters),
+                             environment: environment, watchdogSeconds: parameters.watchdogSeconds)
+        switch decode(outcome, spec: spec, as: CaseResult.self) {
+        case .success(let r): return r
+        case .failure(let f):
+            var r = CaseResult(spec: spec, subject: subject, status: f.status, reason: f.reason)
+            r.isolated = true
+            return r
+        }
+    }
+
+    /// The hidden subcommand that measures several subjects in paired rounds.
+    public static let roundsSubcommand = "_rounds"
+
+    /// One launch of paired rounds in a child: every subject's result, or one failure for all.
+    public static func runRounds(spec: CaseSpec, subjects: [SubjectID], parameters: Parameters, seed: UInt64,
+                                 environment: [String: String] = [:]) -> [CaseResult] {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        let s = String(decoding: (try? e.encode(spec)) ?? Data(), as: UTF8.self)
+        let p = String(decoding: (try? e.encode(parameters)) ?? Data(), as: UTF8.self)
+        let args = [roundsSubcommand, "--subjects", subjects.map(\.rawValue).joined(separator: ","),
+                    "--spec", s, "--parameters", p, "--seed", String(seed)]
+        let outcome = launch(executable: executablePath(), arguments: args, environment: environment,
+                             watchdogSeconds: parameters.watchdogSeconds * max(1, subjects.count))
+        switch decode(outcome, spec: spec, as: [CaseResult].self) {
+        case .success(let r): return r
+        case .failure(let f):
+            return subjects.map { CaseResult(spec: spec, subject: $0, status: f.status, reason: f.reason) }
+        }
+    }
+
+    /// Why a child gave no result.
+    public struct ChildFailure: Error {
+        public var status: CaseStatus
+        public var reason: String
+    }
+
+    static func decode<T: Decodable>(_ outcome: Outcome, spec: CaseSpec, as: T.Type) -> Result<T, ChildFailure> {
+        switch outcome {
+        case .notStarted(let why): return .failure(ChildFailure(status: .crashed, reason: why))
+        case .timedOut: return .failure(ChildFailure(status: .timedOut, reason: "killed by the watchdog"))
+        case .signalled(let sig, let lastLine):
             // A SIGSEGV in the re-entrant workload is the recursion running off the stack (the
             // harness's own code there is a loop); elsewhere, say only what the signal was.
             let what = (sig == SIGSEGV || sig == SIGBUS) && spec.workload == .reentrant
                 ? "stack overflow (\(signalName(sig)), signal \(sig))" : "\(signalName(sig)) (signal \(sig))"
-            return failure(.crashed, what + (lastLine.isEmpty ? "" : ": \(lastLine)"))
+            return .failure(ChildFailure(status: .crashed, reason: what + (lastLine.isEmpty ? "" : ": \(lastLine)")))
+        case .exited(let status, let data, let lastLine):
+            guard !data.isEmpty, let result = try? JSONDecoder().decode(T.self, from: data) else {
+                return .failure(ChildFailure(status: .crashed, reason: "exit status \(status)" + (lastLine.isEmpty ? "" : ": \(lastLine)")))
+            }
+            return .success(result)
         }
-        guard let data = fm.contents(atPath: outURL.path), !data.isEmpty,
-              let result = try? JSONDecoder().decode(CaseResult.self, from: data) else {
-            return failure(.crashed, "exit status \(process.terminationStatus)" + (lastLine.isEmpty ? "" : ": \(lastLine)"))
-        }
-        return result
     }
 
     /// Re-executes the current process with jemalloc preloaded (same arguments), so that its

@@ -126,6 +126,13 @@ public final class RunContext: @unchecked Sendable {
                     s.send(v)
                 }
             }
+        } else if ExtraWork.iterationsPerValue > 0 {
+            // Calibration only (`bench ab --calibrate`): a known extra cost per value.
+            let k = ExtraWork.iterationsPerValue
+            for i in 0..<count {
+                s.send(base | i)
+                ExtraWork.burn(k, i)
+            }
         } else {
             for i in 0..<count { s.send(base | i) }
         }

@@ -9,6 +9,9 @@ public struct Runner: Sendable {
     public var isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)?
     /// Called before each case with (index, total, label).
     public var progress: (@Sendable (Int, Int, String) -> Void)?
+    /// Runs one launch of paired rounds in a child process: (case, subjects, seed) → results;
+    /// nil runs the launches in this process.
+    public var launcher: (@Sendable (CaseSpec, [SubjectID], UInt64) -> [CaseResult])?
 
     public init(parameters: Parameters, subjects: [any BenchSubject],
                 isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)? = nil,
@@ -19,21 +22,112 @@ public struct Runner: Sendable {
         self.progress = progress
     }
 
-    /// Every selected case against every selected subject, in table order.
+    /// Every selected case against every selected subject, in table order. The subjects that
+    /// run in process are measured together in paired rounds, over `parameters.launchCount`
+    /// launches (child processes when `launcher` is set); the others run alone.
     public func runAll() -> [CaseResult] {
         let cases = parameters.cases()
         let chosen = subjects.filter { parameters.subjects.contains($0.id) }.sorted { $0.id < $1.id }
-        let total = cases.count * chosen.count
+        let total = cases.count
         var results: [CaseResult] = []
-        var index = 0
-        for spec in cases {
+        for (index, spec) in cases.enumerated() {
+            progress?(index + 1, total, spec.key)
+            var paired: [any BenchSubject] = []
+            var caseResults: [CaseResult] = []
             for subject in chosen {
-                index += 1
-                progress?(index, total, "\(spec.key) · \(subject.id.rawValue)")
-                results.append(run(subject, spec))
+                if case .inProcess = subject.support(for: spec) { paired.append(subject) } else { caseResults.append(run(subject, spec)) }
             }
+            if !paired.isEmpty { caseResults += runLaunches(paired, spec) }
+            results += caseResults.sorted { $0.subject < $1.subject }
         }
         return results
+    }
+
+    /// The seed of launch `launch` of `spec`: distinct per case and launch, fixed by the run's seed.
+    public func seed(for spec: CaseSpec, launch: Int) -> UInt64 {
+        var h = parameters.seedValue
+        for b in spec.key.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+        return h &+ UInt64(launch) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// `parameters.launchCount` launches of paired rounds, merged into one result per subject.
+    func runLaunches(_ paired: [any BenchSubject], _ spec: CaseSpec) -> [CaseResult] {
+        var launches: [[CaseResult]] = []
+        for i in 0..<parameters.launchCount {
+            let seed = seed(for: spec, launch: i)
+            if let launcher {
+                launches.append(launcher(spec, paired.map(\.id), seed))
+            } else {
+                launches.append(measurePaired(paired, spec, seed: seed))
+            }
+        }
+        return Self.merge(launches: launches, subjects: paired.map(\.id), spec: spec, parameters: parameters)
+    }
+
+    /// The subject every other one in a case is compared with: mutex when it ran (the library's
+    /// simple variant), else the first subject.
+    public static func reference(among subjects: [SubjectID]) -> SubjectID? {
+        subjects.contains(.mutex) ? .mutex : subjects.sorted().first
+    }
+
+    /// One result per subject from several launches: every launch's rounds kept, the figure
+    /// and its interval over launches and rounds, the launches' spread and modes, and the
+    /// paired ratio to the reference. Latency, allocations and counters are the last launch's.
+    public static func merge(launches: [[CaseResult]], subjects: [SubjectID], spec: CaseSpec, parameters: Parameters) -> [CaseResult] {
+        var merged: [SubjectID: CaseResult] = [:]
+        var rounds: [SubjectID: [[Double]]] = [:]
+        for subject in subjects {
+            let mine = launches.compactMap { l in l.first { $0.subject == subject } }
+            // A launch that failed fails the subject: the first failure is the result.
+            if let bad = mine.first(where: { $0.status != .ok }) {
+                merged[subject] = bad
+                continue
+            }
+            guard var r = mine.last else { continue }
+            let perLaunch = mine.map { $0.throughput?.repetitionsNsPerOp ?? [] }
+            rounds[subject] = perLaunch
+            r.launchRounds = perLaunch
+            r.launchSpread = LaunchSpread(values: perLaunch.filter { !$0.isEmpty }.map(median))
+            let seed = parameters.seedValue &+ UInt64(subjects.firstIndex(of: subject) ?? 0)
+            let figure = PairedStatistics.figure(perLaunch, seed: seed)
+            r.interval = figure
+            if var t = r.throughput, figure.estimate.isFinite {
+                t.repetitionsNsPerOp = perLaunch.flatMap { $0 }
+                t.medianNsPerOp = figure.estimate
+                t.minNsPerOp = t.repetitionsNsPerOp.min() ?? 0
+                t.maxNsPerOp = t.repetitionsNsPerOp.max() ?? 0
+                t.opsPerSecond = figure.estimate > 0 ? 1e9 / figure.estimate : 0
+                r.throughput = t
+            }
+            merged[subject] = r
+        }
+        if let ref = reference(among: subjects.filter { rounds[$0] != nil }), let refRounds = rounds[ref] {
+            for subject in subjects where subject != ref {
+                guard let mine = rounds[subject] else { continue }
+                merged[subject]?.versus = PairedStatistics.compare(subject: mine, reference: refRounds, referenceName: ref.rawValue,
+                                                                   smallestEffect: parameters.smallestEffectValue,
+                                                                   seed: parameters.seedValue)
+            }
+        }
+        return subjects.compactMap { merged[$0] }
+    }
+
+    /// Several subjects on one case in this process, in interleaved rounds: each is calibrated
+    /// and warmed up, then every round runs each subject once, in an order shuffled per round,
+    /// so drift during the case falls on all of them alike and round `j` of one subject is
+    /// paired with round `j` of another.
+    public func measurePaired(_ subjects: [any BenchSubject], _ spec: CaseSpec, seed: UInt64) -> [CaseResult] {
+        let trials = subjects.map { Trial(subject: $0, spec: spec, parameters: parameters) }
+        for t in trials { _ = t.calibrate() }
+        // One untimed repetition each, after every calibration, so that the subject calibrated
+        // first is as warm as the one calibrated last.
+        for t in trials where !t.failed { _ = t.once(t.n) }
+        var rng = SplitMix64(seed: seed)
+        for _ in 0..<max(1, parameters.repetitions) {
+            for t in trials.shuffled(using: &rng) where !t.failed { _ = t.repeatOnce() }
+        }
+        for t in trials where !t.failed { t.finish() }
+        return trials.map(\.result)
     }
 
     /// One subject on one case, honouring its `Support`.
@@ -61,99 +155,23 @@ public struct Runner: Sendable {
 
     /// Measures in this process: calibrate, warm up, repeat, sample latency, verify.
     public func measure(_ subject: any BenchSubject, _ spec: CaseSpec) -> CaseResult {
-        var result = CaseResult(spec: spec, subject: subject.id, status: .ok)
-        let meter = AllocationMeter.shared
-        let targetNs = Double(parameters.targetRepetitionMilliseconds) * 1e6
-
-        // One repetition; returns ns per operation, or sets the failure on `result`.
-        func once(_ n: Int, sampler: LatencySampler? = nil) -> (nsPerOp: Double, ctx: RunContext)? {
-            let ctx = RunContext(spec: spec, operations: n, sampler: sampler, meter: meter, stallSeconds: parameters.stallSeconds)
-            do {
-                try subject.run(ctx)
-            } catch {
-                result.status = .failed
-                result.reason = "setup failed: \(error)"
-                return nil
-            }
-            if let stall = ctx.stalled {
-                result.status = .timedOut
-                result.reason = stall
-                return nil
-            }
-            let check = ctx.verify()
-            if !check.violations.isEmpty {
-                result.status = .failed
-                result.violations = check.violations
-                result.reason = check.violations.map(\.description).joined(separator: "; ")
-                return nil
-            }
-            if spec.workload == .mutation {
-                result.counters["droppedInTransit"] = check.dropped
-            }
-            for (k, v) in ctx.counters { result.counters[k] = v }
-            let ops = max(1, ctx.completedOperations ?? n)
-            return (Double(ctx.elapsedNs) / Double(ops), ctx)
-        }
-
-        // Calibration doubles as warm-up: grow n until a run is long enough to scale from.
-        var n: Int
-        if spec.workload == .reentrant {
-            n = spec.depth
-        } else {
-            n = spec.workload == .churn ? 200 : 1_000
-            while true {
-                guard let r = once(n) else { return result }
-                // Scale on wall time per *requested* operation (fan-out delivers more).
-                let elapsed = Double(r.ctx.elapsedNs)
-                if elapsed >= targetNs / 8 || n >= Self.maxOperations {
-                    let perRequested = max(elapsed, 1) / Double(n)
-                    n = Int(min(Double(Self.maxOperations), max(Double(n), targetNs / perRequested)))
-                    break
-                }
-                n = min(Self.maxOperations, n * 4)
-            }
-        }
-
+        let trial = Trial(subject: subject, spec: spec, parameters: parameters)
+        guard trial.calibrate() else { return trial.result }
         // A case whose single run already takes far longer than the target (a slow peer on
         // the fixed-depth re-entrant chain) gets fewer repetitions, so the suite stays
         // within its time budget; the repetition count is visible in the JSON.
         var repetitions = max(1, parameters.repetitions)
-        var reps: [Double] = []
-        guard let probe = once(n) else { return result }
-        if Double(probe.ctx.elapsedNs) > 20 * targetNs {
+        guard let probe = trial.once(trial.n) else { return trial.result }
+        if trial.isLong(probe.ctx) {
             // Long enough to be its own warm-up: count the probe as the first repetition.
             repetitions = parameters.quick ? 1 : min(repetitions, 3)
-            reps.append(probe.nsPerOp)
-            result.throughput = ThroughputStats(operations: probe.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
+            trial.record(probe)
         }
-        // Every repetition's allocations, reported as the median: the minimum (used before)
-        // picked whichever repetition jemalloc's lazy merging happened to undercount.
-        var allocs: [(count: Double, bytes: Double)] = []
-        func noteAllocations(_ ctx: RunContext) {
-            guard let a = ctx.allocStart, let b = ctx.allocStop else { return }
-            let ops = Double(max(1, ctx.completedOperations ?? n))
-            allocs.append((Double(b.count &- a.count) / ops, Double(b.bytes &- a.bytes) / ops))
+        while trial.reps.count < repetitions {
+            guard trial.repeatOnce() else { return trial.result }
         }
-        if !reps.isEmpty { noteAllocations(probe.ctx) }
-        while reps.count < repetitions {
-            guard let r = once(n) else { return result }
-            reps.append(r.nsPerOp)
-            noteAllocations(r.ctx)
-            result.throughput = ThroughputStats(operations: r.ctx.completedOperations ?? n, repetitionsNsPerOp: reps)
-        }
-        if !allocs.isEmpty {
-            result.allocations = AllocationStats(source: meter?.source ?? "", repetitions: allocs)
-        }
-
-        // Latency: one extra repetition with sampling; its time is not part of the throughput.
-        if Self.hasLatency(spec.workload) {
-            let senders = max(1, spec.workload == .reentrant ? spec.threads + 1 : spec.threads)
-            let sampler = LatencySampler(sampleEvery: parameters.latencySampleEvery, senders: senders, receivers: 1)
-            guard once(n, sampler: sampler) != nil else { return result }
-            let stats = sampler.stats()
-            if stats.send != nil || stats.endToEnd != nil { result.latency = stats }
-        }
-        return result
+        trial.finish()
+        return trial.result
     }
 
     /// Workloads whose sends are timed (the others measure structural operations).

@@ -99,7 +99,7 @@ struct JSONSchemaTests {
         let report = sampleReport()
         let data = try JSONReport.encode(report)
         let back = try JSONReport.decode(data)
-        #expect(back.schemaVersion == 2)
+        #expect(back.schemaVersion == 3)
         #expect(back.machine == report.machine)
         #expect(back.parameters == report.parameters)
         #expect(back.targets == report.targets)
@@ -150,7 +150,7 @@ struct JSONSchemaTests {
         #expect(loadError("not json")?.contains("not valid JSON") == true)
         #expect(loadError("[1,2]")?.contains("not a bench report") == true)
         #expect(loadError("{\"results\": []}")?.contains("schemaVersion") == true)
-        #expect(loadError("{\"schemaVersion\": 3}")?.contains("allowed: 1, 2") == true)
+        #expect(loadError("{\"schemaVersion\": 4}")?.contains("allowed: 1, 2, 3") == true)
         #expect(loadError("{\"schemaVersion\": 1, \"tool\": \"x\"}")?.contains("wrong schema") == true)
         do {
             _ = try JSONReport.load(path: "/nonexistent/report.json")

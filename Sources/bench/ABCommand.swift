@@ -1,0 +1,175 @@
+import ArgumentParser
+import Foundation
+import SignalsHarness
+
+/// `bench ab`: two builds of bench side by side, in alternating launches, with a paired verdict
+/// per case and subject. The statistics are in Sources/SignalsHarness/Statistics/; the launch
+/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/benchmarking.md.
+struct ABCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ab",
+        abstract: "Compare two builds (git refs or bench executables) in alternating launches, with 95% intervals.",
+        discussion: """
+        Exit status: 0 when no case is slower beyond --threshold with 95% confidence, 1 when some \
+        case is, 2 for bad arguments (an unknown ref, a path that is not a bench executable).
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
+
+    @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable.")
+    var baseline: String
+
+    @Option(help: "The current side: a git ref or a bench executable (default: this executable).")
+    var current: String?
+
+    @Option(name: .long, help: "Workloads, comma-separated (default: the single-thread ones). See `bench list`.")
+    var workload: [NameList<WorkloadID>] = []
+
+    @Option(name: .long, help: "Subjects, comma-separated (default: lockfree). See `bench list`.")
+    var subject: [NameList<SubjectID>] = []
+
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2).",
+            transform: { (text: String) throws -> ThreadCountList in
+                do throws(ArgumentError) { return try ThreadCountList(parsing: text) } catch { throw ValidationError(error.message) }
+            })
+    var threads: [ThreadCountList] = []
+
+    @Option(help: "Smallest slowdown that counts, in percent (default 3%).")
+    var threshold: String = "3%"
+
+    @Option(help: "Seconds for the whole comparison, shared by the rows (default 60; at least 3 launch pairs per row).")
+    var budget: Double = 60
+
+    @Option(help: "Busy threads running beside every launch, 0–64 (default 0).")
+    var load: Int?
+
+    @Option(help: "Timed rounds per launch (default 3).")
+    var repetitions: Int?
+
+    @Option(help: "Output format: text, json or markdown.")
+    var format: Format = .text
+
+    /// The workloads a default `bench ab` compares: those that run on one thread.
+    static let singleThread: [WorkloadID] = [.sendMap, .chain, .fanout, .reentrant, .churn]
+
+    func validate() throws {
+        guard let t = Comparison.parseThreshold(threshold), t > 0, t < 100 else {
+            throw ValidationError("--threshold: expected a percentage above 0 and below 100 such as 3% or 2.5 (got '\(threshold)')")
+        }
+        guard budget > 0, budget <= 86_400 else {
+            throw ValidationError("--budget: expected seconds from 1 to 86400 (got \(budget))")
+        }
+    }
+
+    func run() throws {
+        var options = RunOptions()
+        let workloads = workload.flatMap(\.names)
+        options.workloads = workloads.isEmpty ? Self.singleThread : workloads
+        let subjects = subject.flatMap(\.names)
+        options.subjects = subjects.isEmpty ? [.lockfree] : subjects
+        options.threads = threads.flatMap(\.counts)
+        options.repetitions = repetitions ?? 3
+        options.load = load
+        options.smallestEffect = threshold
+        let parameters: Parameters
+        do { parameters = try options.parameters() } catch { throw UsageError(error.description) }
+
+        let thresholdPercent = Comparison.parseThreshold(threshold) ?? 3
+        let baselineExe = try BuildResolver.executable(for: baseline, flag: "--baseline")
+        let currentExe = try current.map { try BuildResolver.executable(for: $0, flag: "--current") } ?? ChildProcess.executablePath()
+
+        let interactive = isatty(STDERR_FILENO) == 1
+        var runner = ABRunner(baseline: baselineExe, current: currentExe, parameters: parameters, budgetSeconds: budget)
+        if interactive {
+            runner.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[ab] \(label)".utf8)) }
+        }
+        let load = BusyLoad(threads: parameters.loadThreads)
+        let rows = runner.run(cases: parameters.cases(), subjects: options.subjects)
+        load.stop()
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+
+        let report = ABReport(machine: .current(allocator: "system"), parameters: parameters,
+                              baseline: baseline, current: current ?? "this executable",
+                              thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
+        switch format {
+        case .text: print(ABFormat.text(report), terminator: "")
+        case .json: print(ABFormat.json(report))
+        case .markdown: print(ABFormat.markdown(report), terminator: "")
+        }
+        if report.judgedRows.isEmpty {
+            FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
+            throw ExitCode(1)
+        }
+        if report.anySlower { throw ExitCode(1) }
+    }
+}
+
+/// Turns `--baseline`/`--current` into a bench executable: a path is checked, a git ref is
+/// built in its own scratch folder from a temporary worktree.
+enum BuildResolver {
+    static func executable(for spec: String, flag: String) throws -> String {
+        let fm = FileManager.default
+        if spec.contains("/") || fm.fileExists(atPath: spec) {
+            return try checkedExecutable(spec, flag: flag)
+        }
+        return try build(ref: spec, flag: flag)
+    }
+
+    /// A path must be an executable file whose `--help` names bench's `ab` or `run` command.
+    static func checkedExecutable(_ path: String, flag: String) throws -> String {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            throw UsageError("\(flag): '\(path)' is not a file; expected a git ref or the path of a bench executable")
+        }
+        guard fm.isExecutableFile(atPath: path) else {
+            throw UsageError("\(flag): '\(path)' is not executable; expected a git ref or the path of a bench executable")
+        }
+        let (status, output) = capture(path, ["--help"])
+        guard status == 0, output.contains("USAGE: bench"), output.contains("_case") || output.contains("run") else {
+            throw UsageError("\(flag): '\(path)' is not a bench executable (its --help does not describe bench)")
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// Builds `ref` in release into `.build-ab-<short sha>` (reused when already built).
+    static func build(ref: String, flag: String) throws -> String {
+        let (rc, shaOut) = capture("/usr/bin/env", ["git", "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
+        let sha = shaOut.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard rc == 0, !sha.isEmpty else {
+            throw UsageError("\(flag): '\(ref)' is neither a bench executable nor a git ref of this repository")
+        }
+        let (_, topOut) = capture("/usr/bin/env", ["git", "rev-parse", "--show-toplevel"])
+        let top = topOut.trimmingCharacters(in: .whitespacesAndNewlines)
+        let short = String(sha.prefix(12))
+        let scratch = "\(top)/.build-ab-\(short)"
+        let exe = "\(scratch)/release/bench"
+        if FileManager.default.isExecutableFile(atPath: exe) { return exe }
+        let tree = NSTemporaryDirectory() + "signals-ab-\(short)-\(getpid())"
+        FileHandle.standardError.write(Data("bench ab: building \(ref) (\(short)) in \(scratch) …\n".utf8))
+        let (addRC, addOut) = capture("/usr/bin/env", ["git", "worktree", "add", "--detach", "--force", tree, sha])
+        guard addRC == 0 else { throw UsageError("\(flag): cannot check out '\(ref)': \(addOut)") }
+        defer { _ = capture("/usr/bin/env", ["git", "worktree", "remove", "--force", tree]) }
+        let (buildRC, buildOut) = capture("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "bench",
+                                                            "--package-path", tree, "--scratch-path", scratch])
+        guard buildRC == 0, FileManager.default.isExecutableFile(atPath: exe) else {
+            throw UsageError("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))")
+        }
+        return exe
+    }
+
+    /// Runs a command, returning its status and its standard output and error together.
+    static func capture(_ executable: String, _ arguments: [String]) -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { return (-1, "\(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
