@@ -245,7 +245,11 @@ public struct CaseResult: Codable, Sendable {
 
 /// Whether one of the performance targets was met.
 public struct TargetResult: Codable, Sendable, Equatable {
-    public enum Verdict: String, Codable, Sendable { case met, notMet = "not met", notMeasured = "not measured" }
+    public enum Verdict: String, Codable, Sendable {
+        case met, notMet = "not met", notMeasured = "not measured"
+        /// Measured, but on a machine the goal is not set for (too few cores): no verdict.
+        case notJudged = "not judged"
+    }
     public var id: String
     public var description: String
     public var verdict: Verdict

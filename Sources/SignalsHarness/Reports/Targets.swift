@@ -1,3 +1,4 @@
+import Foundation
 /// The performance goals of issues 12 and 13 (release build), checked against a run's
 /// results. A missed target is reported; it never fails the run. The ns goals were set for a
 /// 16-core Xeon (`../shared/scripts/device-bench`); on the 2-core VM they are reported too.
@@ -15,7 +16,7 @@ public enum Targets {
     /// or a histogram growing once per repetition amortizes far below it).
     public static let zeroAllocationEpsilon = 0.01
 
-    public static func evaluate(_ results: [CaseResult]) -> [TargetResult] {
+    public static func evaluate(_ results: [CaseResult], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [TargetResult] {
         func find(_ w: WorkloadID, _ s: SubjectID, variant: ((String) -> Bool)? = nil) -> CaseResult? {
             results.first { $0.workload == w && $0.subject == s && (variant?($0.variant) ?? true) }
         }
@@ -83,8 +84,11 @@ public enum Targets {
         let counts = lockfree.filter { (2...16).contains($0.key) }
         let perValueText = "lockfree contended ≤ 60 ns per value at every thread count 2–16 (worst count shown; judged on a machine with ≥ 16 cores)"
         if let worst = counts.values.max() {
-            out.append(TargetResult(id: "contended-2-16", description: perValueText, verdict: worst <= 60 ? .met : .notMet,
-                                    measured: worst, limit: 60, unit: "ns"))
+            // A goal set for ≥ 16 cores is reported, not judged, on fewer (issue 16 item 7).
+            let verdict: TargetResult.Verdict = cores < 16 ? .notJudged : (worst <= 60 ? .met : .notMet)
+            out.append(TargetResult(id: "contended-2-16",
+                                    description: cores < 16 ? perValueText + " — not judged on \(cores) cores" : perValueText,
+                                    verdict: verdict, measured: worst, limit: 60, unit: "ns"))
         } else {
             out.append(TargetResult(id: "contended-2-16", description: perValueText, verdict: .notMeasured, measured: nil, limit: 60, unit: "ns"))
         }

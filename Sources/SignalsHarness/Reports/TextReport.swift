@@ -80,14 +80,22 @@ struct ReportTables {
         let hasAlloc = rows.contains { $0.allocations != nil }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
-        headers += ["ns/\(unit)", "min–max", "per second", "×fastest", "×mutex"]
+        // With launches and paired rounds (the default), a figure comes with its 95% interval,
+        // the spread of its launches (flagged when they fall into separate modes) and the
+        // paired ratio to the reference subject with its interval and verdict.
+        let paired = rows.contains { $0.interval != nil }
+        headers += paired
+            ? ["ns/\(unit)", "95% interval", "launches", "per second", "×fastest", "vs reference (95%)", "verdict"]
+            : ["ns/\(unit)", "min–max", "per second", "×fastest", "×mutex"]
         if hasAlloc { headers += ["allocs/\(unit)", "bytes/\(unit)"] }
         headers.append("status")
         var out: [[String]] = []
         for r in rows {
             var cells = [r.subject.rawValue]
             if hasVariant { cells.append(r.variant) }
-            if let t = r.throughput, r.status == .ok {
+            if paired {
+                cells += pairedCells(r)
+            } else if let t = r.throughput, r.status == .ok {
                 let sameCase = rows.filter { $0.variant == r.variant && $0.status == .ok }
                 let fastest = sameCase.compactMap { $0.throughput?.medianNsPerOp }.min() ?? t.medianNsPerOp
                 let mutex = sameCase.first { $0.subject == .mutex }?.throughput?.medianNsPerOp
@@ -104,6 +112,27 @@ struct ReportTables {
             out.append(cells)
         }
         return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, headers.count - 1] : [0, headers.count - 1])
+    }
+
+    /// The paired columns of one row: figure, interval, launch spread, throughput, ×fastest
+    /// (of the figures), the paired ratio to the reference and the verdict.
+    func pairedCells(_ r: CaseResult) -> [String] {
+        guard r.status == .ok, let t = r.throughput else { return ["–", "–", "–", "–", "–", "–", "–"] }
+        let figure = r.interval?.estimate ?? t.medianNsPerOp
+        let interval = r.interval.map { "\(Fmt.ns($0.lower))–\(Fmt.ns($0.upper))" } ?? "–"
+        var launches = "–"
+        if let spread = r.launchSpread, let lo = spread.values.min(), let hi = spread.values.max() {
+            launches = spread.values.count < 2 ? Fmt.ns(lo) : "\(spread.values.count): \(Fmt.ns(lo))–\(Fmt.ns(hi))"
+            if spread.bimodal { launches += " TWO MODES" }
+        }
+        let sameCase = report.results.filter { $0.workload == r.workload && $0.variant == r.variant && $0.status == .ok }
+        let fastest = sameCase.compactMap { $0.interval?.estimate ?? $0.throughput?.medianNsPerOp }.min() ?? figure
+        var versus = "–", verdict = r.versus == nil ? "reference" : "–"
+        if let v = r.versus {
+            versus = "\(Fmt.ratio(v.ratio.estimate)) [\(Fmt.ratio(v.ratio.lower))–\(Fmt.ratio(v.ratio.upper))] ×\(v.reference)"
+            verdict = v.verdict.rawValue
+        }
+        return [Fmt.ns(figure), interval, launches, Fmt.rate(1e9 / figure), Fmt.ratio(figure / fastest), versus, verdict]
     }
 
     func statusText(_ r: CaseResult) -> String {
@@ -155,7 +184,9 @@ struct ReportTables {
         return [
             "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
             "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
-            "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
+            p.launchCount > 1
+                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure and ratio with 95% intervals by a hierarchical bootstrap over launches then rounds; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/benchmarking.md);"
+                : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,

@@ -43,6 +43,15 @@ struct CLITests {
         (["stress", "--ops", "0"], "--ops"),
         (["compare", "/nonexistent/a.json", "/nonexistent/b.json"], "cannot read"),
         (["compare", "a.json", "b.json", "--threshold", "lots"], "--threshold"),
+        (["ab", "--baseline", "no-such-ref-or-file"], "--baseline"),
+        (["ab", "--baseline", "no-such-ref-or-file"], "neither a bench executable nor a git ref"),
+        (["ab", "--baseline", "/etc/hostname"], "--baseline: '/etc/hostname' is not"),
+        (["ab", "--baseline", "/bin/true"], "not a bench executable"),
+        (["ab", "--baseline", "/bin/true", "--threshold", "lots"], "--threshold"),
+        (["ab", "--baseline", "/bin/true", "--format", "yaml"], "--format"),
+        (["ab", "--baseline", "/bin/true", "--budget", "0"], "--budget"),
+        (["run", "--launches", "0"], "--launches"),
+        (["run", "--load", "-1"], "--load"),
     ])
     func badArgumentsExitTwo(arguments: [String], mention: String) throws {
         let r = try runBench(arguments)

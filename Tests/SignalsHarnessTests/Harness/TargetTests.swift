@@ -12,8 +12,9 @@ struct TargetTests {
         }
     }
 
-    func verdict(_ id: String, _ results: [CaseResult]) -> TargetResult? {
-        Targets.evaluate(results).first { $0.id == id }
+    /// Judged as on a 16-core machine, where every target has a verdict.
+    func verdict(_ id: String, _ results: [CaseResult], cores: Int = 16) -> TargetResult? {
+        Targets.evaluate(results, cores: cores).first { $0.id == id }
     }
 
     @Test func contendedTargetsJudgeEveryThreadCount() {
@@ -76,5 +77,15 @@ struct TargetTests {
         #expect(verdict("churn", [r])?.verdict == .met)
         r.allocations = AllocationStats(source: "test", repetitions: [(3.2, 100), (3.2, 100), (0.15, 10)])
         #expect(verdict("churn-allocs", [r])?.verdict == .notMet)
+    }
+
+    /// Issue 16 item 7: a goal set for ≥ 16 cores is reported on fewer, never called met.
+    @Test func sixteenCoreTargetIsNotJudgedOnFewerCores() {
+        let results = contended(.lockfree, [2: 40, 16: 50])
+        let onTwo = verdict("contended-2-16", results, cores: 2)
+        #expect(onTwo?.verdict == .notJudged)
+        #expect(onTwo?.description.contains("not judged on 2 cores") == true)
+        #expect(onTwo?.measured == 50)
+        #expect(verdict("contended-2-16", results, cores: 16)?.verdict == .met)
     }
 }
