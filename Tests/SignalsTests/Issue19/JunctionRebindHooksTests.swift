@@ -29,26 +29,25 @@ struct JunctionRebindHooksTests {
 
         let expected = ["activate", "0", "Output 0", "1", "Output 1", "2", "Output 2",
                         "end other(timeout)", "Output end other(timeout)", "deactivate"]
-        let (i1, o1) = Signal<Int>.create(delivery: variant)
-        let ep1 = o1.subscribe { r in
-            switch r {
-            case .success(let v): log("Output \(v)")
-            case .failure(let e): log("Output end \(e)")
+        /// A fresh input and a subscription that logs what reaches it.
+        func loggedInput() -> (SignalInput<Int>, SignalOutput<Int>) {
+            let (input, signal) = Signal<Int>.create(delivery: variant)
+            let output = signal.subscribe { r in
+                switch r {
+                case .success(let v): log("Output \(v)")
+                case .failure(let e): log("Output end \(e)")
+                }
             }
+            return (input, output)
         }
+        let (i1, ep1) = loggedInput()
         _ = j.bind(to: i1)
         withExtendedLifetime(ep1) {}
         _ = j.disconnect()
         #expect(results.withLock { $0 } == expected)
 
         results.withLock { $0.removeAll() }
-        let (i2, o2) = Signal<Int>.create(delivery: variant)
-        let ep2 = o2.subscribe { r in
-            switch r {
-            case .success(let v): log("Output \(v)")
-            case .failure(let e): log("Output end \(e)")
-            }
-        }
+        let (i2, ep2) = loggedInput()
         // No disconnect this time: the end that passed must deactivate the chain by itself.
         _ = j.bind(to: i2)
         withExtendedLifetime(ep2) {}
