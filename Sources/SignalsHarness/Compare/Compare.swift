@@ -30,15 +30,50 @@ public struct Comparison: Sendable {
     /// Allocation counts below this are noise (a block allocated once per repetition).
     static let allocationFloor = 0.01
 
+    /// Why two reports' timings cannot support a verdict, or nil when they can: timings from
+    /// different machines or builds are not comparable (issue 16 item 4).
+    public static func timingBlocker(_ baseline: MachineInfo, _ current: MachineInfo) -> String? {
+        if baseline.cores != current.cores || baseline.cpuModel != current.cpuModel {
+            return "different machines (\(baseline.cores) cores \(baseline.cpuModel) vs \(current.cores) cores \(current.cpuModel))"
+        }
+        if baseline.toolchain != current.toolchain || baseline.buildConfiguration != current.buildConfiguration {
+            return "different builds (\(baseline.toolchain) \(baseline.buildConfiguration) vs \(current.toolchain) \(current.buildConfiguration))"
+        }
+        return nil
+    }
+
+    /// How a figure is judged: allocation counts and statuses by their change alone (they are
+    /// counts, not timings); a throughput figure only when both sides carry a 95% interval and
+    /// the machines and builds match; latency percentiles never (one sample each, no interval).
+    enum Judgement { case byChange, byIntervals(Interval?, Interval?), reportedOnly }
+
     public static func compare(baseline: BenchReport, current: BenchReport, thresholdPercent: Double) -> Comparison {
         var rows: [Row] = []
         let limit = 1 + thresholdPercent / 100
-        func figure(_ key: String, _ subject: SubjectID, _ name: String, _ b: Double?, _ c: Double?, floor: Double = 0) {
+        let blocker = timingBlocker(baseline.machine, current.machine)
+        func figure(_ key: String, _ subject: SubjectID, _ name: String, _ b: Double?, _ c: Double?, floor: Double = 0,
+                    judged: Judgement = .byChange) {
             guard b != nil || c != nil else { return }
             var row = Row(key: key, subject: subject, figure: name, baseline: b, current: c, changePercent: nil, regression: false, note: nil)
             if let b, let c {
                 if b > 0 { row.changePercent = (c - b) / b * 100 }
-                row.regression = c > floor && c > b * limit && c - b > floor
+                let grew = c > floor && c > b * limit && c - b > floor
+                switch judged {
+                case .byChange:
+                    row.regression = grew
+                case .reportedOnly:
+                    row.note = "reported only (a percentile has no interval)"
+                case .byIntervals(let bi, let ci):
+                    if let blocker {
+                        row.note = "no verdict: \(blocker)"
+                    } else if let bi, let ci {
+                        // Slower only when the whole current interval is above the baseline's.
+                        row.regression = grew && ci.lower > bi.upper
+                        if grew && !row.regression { row.note = "intervals overlap: no verdict" }
+                    } else {
+                        row.note = "no verdict: no 95% interval (a one-launch report); use bench ab or launches ≥ 2"
+                    }
+                }
             } else if c == nil {
                 row.note = "no longer measured"
             } else {
@@ -61,11 +96,12 @@ public struct Comparison: Sendable {
                 rows.append(Row(key: cur.key, subject: cur.subject, figure: "status", baseline: nil, current: nil,
                                 changePercent: nil, regression: false, note: "\(base.status.rawValue) → \(cur.status.rawValue)"))
             }
-            figure(cur.key, cur.subject, "ns/\(cur.unit)", base.throughput?.medianNsPerOp, cur.throughput?.medianNsPerOp)
-            figure(cur.key, cur.subject, "send p50 ns", base.latency?.send.map { Double($0.p50) }, cur.latency?.send.map { Double($0.p50) })
-            figure(cur.key, cur.subject, "send p99 ns", base.latency?.send.map { Double($0.p99) }, cur.latency?.send.map { Double($0.p99) })
-            figure(cur.key, cur.subject, "end-to-end p50 ns", base.latency?.endToEnd.map { Double($0.p50) }, cur.latency?.endToEnd.map { Double($0.p50) })
-            figure(cur.key, cur.subject, "end-to-end p99 ns", base.latency?.endToEnd.map { Double($0.p99) }, cur.latency?.endToEnd.map { Double($0.p99) })
+            figure(cur.key, cur.subject, "ns/\(cur.unit)", base.interval?.estimate ?? base.throughput?.medianNsPerOp,
+                   cur.interval?.estimate ?? cur.throughput?.medianNsPerOp, judged: .byIntervals(base.interval, cur.interval))
+            figure(cur.key, cur.subject, "send p50 ns", base.latency?.send.map { Double($0.p50) }, cur.latency?.send.map { Double($0.p50) }, judged: .reportedOnly)
+            figure(cur.key, cur.subject, "send p99 ns", base.latency?.send.map { Double($0.p99) }, cur.latency?.send.map { Double($0.p99) }, judged: .reportedOnly)
+            figure(cur.key, cur.subject, "end-to-end p50 ns", base.latency?.endToEnd.map { Double($0.p50) }, cur.latency?.endToEnd.map { Double($0.p50) }, judged: .reportedOnly)
+            figure(cur.key, cur.subject, "end-to-end p99 ns", base.latency?.endToEnd.map { Double($0.p99) }, cur.latency?.endToEnd.map { Double($0.p99) }, judged: .reportedOnly)
             figure(cur.key, cur.subject, "allocs/\(cur.unit)", base.allocations?.countPerOp, cur.allocations?.countPerOp, floor: allocationFloor)
         }
         for base in baseline.results where !current.results.contains(where: { $0.key == base.key && $0.subject == base.subject }) {

@@ -74,8 +74,9 @@ struct ArgumentTests {
 }
 
 /// A report with every optional part filled in.
-func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok, p99: UInt64 = 100) -> BenchReport {
-    let machine = MachineInfo(cores: 2, cpuModel: "Test CPU", toolchain: "Swift 6.3", buildConfiguration: "release",
+func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok, p99: UInt64 = 100,
+                  halfWidth: Double? = 0.5, cpu: String = "Test CPU") -> BenchReport {
+    let machine = MachineInfo(cores: 2, cpuModel: cpu, toolchain: "Swift 6.3", buildConfiguration: "release",
                               allocator: "jemalloc", os: "Linux", date: "2026-01-01T00:00:00Z", timerOverheadNs: 20)
     var r = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .lockfree, status: status)
     r.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [ns, ns * 1.1, ns * 0.9])
@@ -85,6 +86,7 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     r.allocations = AllocationStats(source: AllocationMeter.jemallocSource, countPerOp: allocs, bytesPerOp: allocs * 32,
                                     repetitionsCountPerOp: [allocs, allocs, allocs])
     r.counters = ["x": 1]
+    if let halfWidth { r.interval = Interval(estimate: ns, lower: ns - halfWidth, upper: ns + halfWidth) }
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
     m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
     let u = CaseResult(spec: CaseSpec(workload: .fanout, variant: "100 subscribers", subscribers: 100), subject: .asyncstream,
@@ -192,13 +194,39 @@ struct CompareTests {
     }
 
     @Test func latencyAndAllocationsAreCompared() {
+        // A percentile is one sample with no interval: its change is reported, never a verdict.
         let lat = Comparison.compare(baseline: sampleReport(p99: 100), current: sampleReport(p99: 200), thresholdPercent: 10)
-        #expect(lat.regressions.contains { $0.figure == "end-to-end p99 ns" })
+        #expect(lat.regressions.isEmpty)
+        let p99 = lat.rows.first { $0.figure == "end-to-end p99 ns" }
+        #expect(abs((p99?.changePercent ?? 0) - 100) < 0.01)
+        #expect(p99?.note?.contains("reported only") == true)
         // Allocation noise below the floor is ignored; a real per-value allocation is not.
         let noise = Comparison.compare(baseline: sampleReport(allocs: 0), current: sampleReport(allocs: 0.001), thresholdPercent: 10)
         #expect(noise.regressions.isEmpty)
         let real = Comparison.compare(baseline: sampleReport(allocs: 0), current: sampleReport(allocs: 1), thresholdPercent: 10)
         #expect(real.regressions.contains { $0.figure == "allocs/value" })
+    }
+
+    /// Issue 16 item 4: a change is a regression only when the reports can support it.
+    @Test func noVerdictWithoutIntervalsOrAcrossMachines() {
+        // Overlapping intervals: 25 ± 6 against 20 ± 6 is noise, not a regression.
+        let overlap = Comparison.compare(baseline: sampleReport(ns: 20, halfWidth: 6), current: sampleReport(ns: 25, halfWidth: 6),
+                                         thresholdPercent: 10)
+        #expect(overlap.regressions.isEmpty)
+        // One-launch reports carry no interval.
+        let bare = Comparison.compare(baseline: sampleReport(ns: 20, halfWidth: nil), current: sampleReport(ns: 30, halfWidth: nil),
+                                      thresholdPercent: 10)
+        #expect(bare.regressions.isEmpty)
+        #expect(bare.rows.contains { $0.note?.contains("no 95% interval") == true })
+        // Different machines: no timing verdict, however large the change.
+        let other = Comparison.compare(baseline: sampleReport(ns: 20), current: sampleReport(ns: 40, cpu: "Other CPU"),
+                                       thresholdPercent: 10)
+        #expect(other.regressions.isEmpty)
+        #expect(other.rows.contains { $0.note?.contains("different machines") == true })
+        // Allocation counts are still judged across machines.
+        let allocs = Comparison.compare(baseline: sampleReport(allocs: 0), current: sampleReport(allocs: 1, cpu: "Other CPU"),
+                                        thresholdPercent: 10)
+        #expect(allocs.regressions.contains { $0.figure == "allocs/value" })
     }
 
     @Test func brokenGuaranteeIsARegression() {
