@@ -110,8 +110,8 @@ public struct ReentrantOrderScenario: StressScenario {
         let (input, signal) = Signal<Int>.create(delivery: it.variant)
         // Each actor's next sequence number, and which actor each thread is.
         let counters = (0..<actors).map { _ in StressCounter(0) }
-        let threadActor = Mutex<[UInt: Int]>([:])
-        let state = Mutex<(last: [Int: Int], violations: [String])>(([:], []))
+        let threadActor = StressLock<[UInt: Int]>([:])
+        let state = StressLock<(last: [Int: Int], violations: [String])>(([:], []))
         let out = signal.subscribeValues { v in
             let (actor, reentrant, seq) = Self.decode(v)
             state.withLock { s in
