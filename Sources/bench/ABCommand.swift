@@ -17,8 +17,8 @@ struct ABCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
-    @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable.")
-    var baseline: String
+    @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable (required unless --calibrate).")
+    var baseline: String?
 
     @Option(help: "The current side: a git ref or a bench executable (default: this executable).")
     var current: String?
@@ -44,18 +44,57 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Busy threads running beside every launch, 0–64 (default 0).")
     var load: Int?
 
-    @Option(help: "Timed rounds per launch (default 3).")
+    @Option(help: "Timed rounds per launch and build (default 10).")
     var repetitions: Int?
+
+    @Option(help: "Milliseconds one round aims for, 5–1000 (default 20).")
+    var roundMilliseconds: Int = 20
 
     @Option(help: "Output format: text, json or markdown.")
     var format: Format = .text
 
+    @Flag(help: "Calibrate instead of comparing: A/A and A against A′ (A plus a known added cost), --runs times per case; reports the false-alarm rate and the slowdowns found. Uses --baseline's build when given, else this executable; --budget is then the seconds of one run.")
+    var calibrate = false
+
+    @Option(help: "Calibration runs per case (default 20), 1–1000.")
+    var runs: Int = 20
+
+    @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100 (default 5%,10%).")
+    var slowdowns: String = "5%,10%"
+
     /// The workloads a default `bench ab` compares: those that run on one thread.
     static let singleThread: [WorkloadID] = [.sendMap, .chain, .fanout, .reentrant, .churn]
 
+    /// The slowdowns as fractions, or nil when one is not a percentage in (0, 100].
+    static func parseSlowdowns(_ text: String) -> [Double]? {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !parts.isEmpty else { return nil }
+        var out: [Double] = []
+        for p in parts {
+            guard let v = Comparison.parseThreshold(p), v > 0, v <= 100 else { return nil }
+            out.append(v / 100)
+        }
+        return out
+    }
+
     func validate() throws {
+        if !calibrate && baseline == nil {
+            throw ValidationError("--baseline: required (a git ref or the path of a bench executable), unless --calibrate is given")
+        }
+        if calibrate && current != nil {
+            throw ValidationError("--current: not used with --calibrate (it calibrates one build: --baseline's, or this executable)")
+        }
+        guard (1...1000).contains(runs) else {
+            throw ValidationError("--runs: expected 1 to 1000 (got \(runs))")
+        }
+        guard Self.parseSlowdowns(slowdowns) != nil else {
+            throw ValidationError("--slowdowns: expected comma-separated percentages above 0 and up to 100 such as 5%,10% (got '\(slowdowns)')")
+        }
         guard let t = Comparison.parseThreshold(threshold), t > 0, t < 100 else {
             throw ValidationError("--threshold: expected a percentage above 0 and below 100 such as 3% or 2.5 (got '\(threshold)')")
+        }
+        guard (5...1000).contains(roundMilliseconds) else {
+            throw ValidationError("--round-milliseconds: expected 5 to 1000 (got \(roundMilliseconds))")
         }
         guard budget > 0, budget <= 86_400 else {
             throw ValidationError("--budget: expected seconds from 1 to 86400 (got \(budget))")
@@ -69,18 +108,25 @@ struct ABCommand: ParsableCommand {
         let subjects = subject.flatMap(\.names)
         options.subjects = subjects.isEmpty ? [.lockfree] : subjects
         options.threads = threads.flatMap(\.counts)
-        options.repetitions = repetitions ?? 3
+        options.repetitions = repetitions ?? 10
         options.load = load
         options.smallestEffect = threshold
-        let parameters: Parameters
+        var parameters: Parameters
         do { parameters = try options.parameters() } catch { throw UsageError(error.description) }
+        // Short rounds follow the machine's drift closely; every side runs the same count.
+        parameters.targetRepetitionMilliseconds = roundMilliseconds
 
         let thresholdPercent = Comparison.parseThreshold(threshold) ?? 3
-        let baselineExe = try BuildResolver.executable(for: baseline, flag: "--baseline")
+        let interactive = isatty(STDERR_FILENO) == 1
+        if calibrate {
+            return try runCalibration(parameters: parameters, subjects: options.subjects, thresholdPercent: thresholdPercent,
+                                      interactive: interactive)
+        }
+        let baselineExe = try BuildResolver.executable(for: baseline ?? "", flag: "--baseline")
         let currentExe = try current.map { try BuildResolver.executable(for: $0, flag: "--current") } ?? ChildProcess.executablePath()
 
-        let interactive = isatty(STDERR_FILENO) == 1
         var runner = ABRunner(baseline: baselineExe, current: currentExe, parameters: parameters, budgetSeconds: budget)
+        runner.servedRounds = parameters.repetitions
         if interactive {
             runner.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[ab] \(label)".utf8)) }
         }
@@ -90,7 +136,7 @@ struct ABCommand: ParsableCommand {
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 
         let report = ABReport(machine: .current(allocator: "system"), parameters: parameters,
-                              baseline: baseline, current: current ?? "this executable",
+                              baseline: baseline ?? "", current: current ?? "this executable",
                               thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
         switch format {
         case .text: print(ABFormat.text(report), terminator: "")
@@ -102,6 +148,35 @@ struct ABCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if report.anySlower { throw ExitCode(1) }
+    }
+
+    /// `--calibrate`: every selected case and subject, `--runs` sessions each.
+    func runCalibration(parameters: Parameters, subjects: [SubjectID], thresholdPercent: Double, interactive: Bool) throws {
+        let exe = try baseline.map { try BuildResolver.executable(for: $0, flag: "--baseline") } ?? ChildProcess.executablePath()
+        let fractions = Self.parseSlowdowns(slowdowns) ?? [0.05, 0.10]
+        let load = BusyLoad(threads: parameters.loadThreads)
+        var cases: [Calibration.CaseCalibration] = []
+        for subject in subjects {
+            var calibration = Calibration(executable: exe, parameters: parameters, subject: subject, runs: runs,
+                                          budgetSeconds: budget, slowdowns: fractions, roundsPerLaunch: parameters.repetitions)
+            if interactive {
+                calibration.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[calibrate] \(label)".utf8)) }
+            }
+            cases += calibration.run(cases: parameters.cases())
+        }
+        load.stop()
+        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        let report = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
+                                       budgetSeconds: budget, thresholdPercent: thresholdPercent, cases: cases)
+        switch format {
+        case .text: print(report.text(), terminator: "")
+        case .json: print(report.json())
+        case .markdown: print(report.markdown(), terminator: "")
+        }
+        if cases.allSatisfy({ $0.runs.allSatisfy { $0.aa == nil } }) {
+            FileHandle.standardError.write(Data("bench ab --calibrate: no run could be judged; see the notes in --format json\n".utf8))
+            throw ExitCode(1)
+        }
     }
 }
 

@@ -15,7 +15,7 @@ struct BenchCommand: ParsableCommand {
         """,
         // `stress` is built in Sources/SignalsHarness/Stress/ (issue #4).
         subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, StressCommand.self, CaseCommand.self,
-                      RoundsCommand.self, InstructionsCommand.self, ABCommand.self],
+                      RoundsCommand.self, ServeCommand.self, InstructionsCommand.self, ABCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -234,3 +234,25 @@ struct CaseCommand: ParsableCommand {
         Foundation.exit(0)
     }
 }
+
+/// The hidden child-process entry of served rounds (`bench ab`): one subject on one case,
+/// calibrated and warm, running one repetition per request (Sources/SignalsHarness/AB/RoundServer.swift).
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: RoundServer.subcommand, shouldDisplay: false)
+
+    @Option var subject: String
+    @Option var spec: String
+    @Option var parameters: String
+
+    func run() throws {
+        let decoder = JSONDecoder()
+        guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
+            throw UsageError("--subject: unknown subject '\(subject)'")
+        }
+        let caseSpec = try decoder.decode(CaseSpec.self, from: Data(spec.utf8))
+        let params = try decoder.decode(Parameters.self, from: Data(parameters.utf8))
+        RoundServer.serve(subject: s, spec: caseSpec, parameters: params)
+        // Tasks a deadlocked peer left blocked must not keep the child alive.
+        Foundation.exit(0)
+    }
+}

@@ -18,6 +18,9 @@ public struct ABRow: Codable, Sendable {
     public var currentSpread: LaunchSpread?
     /// Why the row has no verdict (a build could not run the case), when it has none.
     public var note: String?
+    /// "served rounds" (both builds alive, alternating round by round) or "whole launches"
+    /// (a build without served rounds: alternating launches of the per-case child).
+    public var method: String? = "whole launches"
 
     public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
     /// True when current is slower than baseline beyond the smallest effect, with confidence.
@@ -87,7 +90,35 @@ public struct ABRunner: Sendable {
         return rows
     }
 
+    /// Rounds per launch pair when both builds serve rounds.
+    public var servedRounds = 10
+    /// Whether to try served rounds first (a build without them falls back to whole launches).
+    public var useServedRounds = true
+
+    /// Served rounds: both builds alive at once, repetitions alternating round by round. Nil
+    /// when a build does not serve rounds (the caller then falls back to whole launches).
+    func servedRow(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double) -> ABRow? {
+        let sides = [ABSide(name: "baseline", executable: baseline, environment: baselineEnvironment),
+                     ABSide(name: "current", executable: current, environment: currentEnvironment)]
+        let session = ServedSession(sides: sides, spec: spec, subject: subject, parameters: parameters,
+                                    roundsPerLaunch: servedRounds, minimumLaunches: max(minimumPairs, PairedStatistics.minimumLaunchesForRobust),
+                                    maximumLaunches: maximumPairs * 4)
+        let outcome = session.measure(seconds: seconds)
+        if outcome.unsupported { return nil }
+        var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
+                        baselineLaunches: outcome.rounds[0], currentLaunches: outcome.rounds[1])
+        row.method = "served rounds"
+        row.note = outcome.note
+        if !row.baselineLaunches.isEmpty { Self.judge(&row, parameters: parameters) }
+        return row
+    }
+
     func row(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double, launch: Launch) -> ABRow {
+        if useServedRounds, let served = servedRow(spec, subject, seconds: seconds) { return served }
+        return launchRow(spec, subject, seconds: seconds, launch: launch)
+    }
+
+    func launchRow(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double, launch: Launch) -> ABRow {
         var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: [], currentLaunches: [])
         let start = Date()
@@ -146,6 +177,7 @@ public enum ABFormat {
               rows: report.rows.map { r in
                   var verdict = r.change?.verdict.rawValue ?? ("not judged" + (r.note.map { ": " + $0 } ?? ""))
                   if r.baselineSpread?.bimodal == true || r.currentSpread?.bimodal == true { verdict += " (launches in separate modes)" }
+                  if r.method != "served rounds" { verdict += " (whole launches)" }
                   return [r.key, r.subject.rawValue, withInterval(r.baseline), withInterval(r.current), ratio(r.change),
                           String(r.baselineLaunches.count), verdict]
               }, leftColumns: [0, 1, 6])
@@ -157,8 +189,10 @@ public enum ABFormat {
             "baseline: \(report.baseline)",
             "current:  \(report.current)",
             "machine: \(report.machine.cores) cores, \(report.machine.cpuModel); \(report.machine.date)",
-            "method: alternating launches (A B, B A, …), \(p.repetitions) repetitions per launch, ~\(p.targetRepetitionMilliseconds) ms each; "
-                + "ratio = per-launch-pair paired log-ratios, hierarchical bootstrap (launches, then repetitions) widened to the t interval over launches; "
+            "method: served rounds (both builds alive in each launch pair, taking turns round by round: A B, B A, …), "
+                + "\(p.repetitions) rounds per build and launch, ~\(p.targetRepetitionMilliseconds) ms each; the build that starts first alternates; "
+                + "ratio = Hodges-Lehmann estimate over the launch pairs' median log-ratios with its Wilcoxon signed-rank 95% interval "
+                + "(below 6 launch pairs, or against a bench without served rounds: whole alternating launches and the bootstrap/t interval); "
                 + "verdict at \(String(format: "%g", report.thresholdPercent))% smallest effect"
                 + (p.loadThreads > 0 ? "; \(p.loadThreads) busy load thread(s)" : ""),
         ]

@@ -37,6 +37,7 @@ final class Trial {
             result.reason = "setup failed: \(error)"
             return nil
         }
+        AddedCost.apply(to: ctx)
         if let stall = ctx.stalled {
             result.status = .timedOut
             result.reason = stall

@@ -1,4 +1,5 @@
 import Foundation
+import SignalsHarness
 import Testing
 
 /// The built `bench` next to the test bundle (SwiftPM builds every product with the tests),
@@ -50,6 +51,12 @@ struct CLITests {
         (["ab", "--baseline", "/bin/true", "--threshold", "lots"], "--threshold"),
         (["ab", "--baseline", "/bin/true", "--format", "yaml"], "--format"),
         (["ab", "--baseline", "/bin/true", "--budget", "0"], "--budget"),
+        (["ab"], "--baseline"),
+        (["ab", "--calibrate", "--runs", "0"], "--runs"),
+        (["ab", "--calibrate", "--slowdowns", "0%"], "--slowdowns"),
+        (["ab", "--calibrate", "--slowdowns", "fast"], "5%,10%"),
+        (["ab", "--calibrate", "--current", "/bin/true"], "--current"),
+        (["ab", "--baseline", "/bin/true", "--round-milliseconds", "1"], "--round-milliseconds"),
         (["run", "--launches", "0"], "--launches"),
         (["run", "--load", "-1"], "--load"),
     ])
@@ -66,6 +73,41 @@ struct CLITests {
         let r = try runBench(["compare", url.path, url.path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("schemaVersion 99"))
+    }
+
+    /// `bench ab` against its own executable goes through served rounds (both sides alive,
+    /// alternating round by round) and judges the row from at least six launches.
+    @Test func abAgainstItselfUsesServedRounds() throws {
+        let exe = try #require(benchExecutable())
+        let r = try runBench(["ab", "--baseline", exe.path, "--workload", "send", "--budget", "1", "--repetitions", "3",
+                              "--round-milliseconds", "5", "--format", "json"])
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let report = try JSONDecoder().decode(ABReport.self, from: Data(r.stdout.utf8))
+        let row = try #require(report.rows.first)
+        #expect(row.method == "served rounds")
+        #expect(row.baselineLaunches.count >= 6 && row.baselineLaunches.allSatisfy { $0.count == 3 })
+        #expect(row.change?.method == PairedStatistics.robustMethod)
+    }
+
+    /// The served child answers the protocol: ready, a round, a clear failure for nonsense.
+    @Test func servedChildSpeaksItsProtocol() throws {
+        let exe = try #require(benchExecutable())
+        var p = Parameters()
+        p.targetRepetitionMilliseconds = 5
+        let spec = try #require(p.cases().first { $0.workload == .send })
+        let child: ServedChild
+        switch ServedChild.start(executable: exe.path, environment: [:], spec: spec, subject: .lockfree, parameters: p) {
+        case .success(let c): child = c
+        case .failure(let f): Issue.record("not ready: \(f)"); return
+        }
+        #expect(child.operations > 0)
+        guard case .ok(let ns) = child.round(operations: 1_000) else { Issue.record("no round"); return }
+        #expect(ns > 0)
+        child.stop()
+        // Not a bench at all: reported as a failure, not a hang or a crash of the parent.
+        if case .success = ServedChild.start(executable: "/bin/true", environment: [:], spec: spec, subject: .lockfree, parameters: p) {
+            Issue.record("/bin/true served rounds")
+        }
     }
 
     @Test func listNamesEveryWorkloadAndSubject() throws {

@@ -85,4 +85,118 @@ struct PairedStatisticsTests {
         let faster = Interval(estimate: 0.8, lower: 0.75, upper: 0.85)
         #expect(PairedStatistics.verdict(ratio: faster, smallestEffect: 0.03) == .faster)
     }
+
+    // MARK: The robust comparison (six launches or more)
+
+    /// Published two-sided 5% critical values of the signed-rank statistic (n = 6…12, 20):
+    /// 0, 2, 3, 5, 8, 10, 13, 52.
+    @Test func signedRankCriticalValuesMatchTheTables() {
+        let expected: [Int: Int] = [6: 0, 7: 2, 8: 3, 9: 5, 10: 8, 11: 10, 12: 13, 20: 52]
+        for (n, c) in expected {
+            #expect(PairedStatistics.signedRankCritical(n: n, tail: 0.025) == c, "n = \(n)")
+        }
+        // Five values cannot reach 95%: P(T = 0) = 1/32 > 2.5%.
+        #expect(PairedStatistics.signedRankCritical(n: 5, tail: 0.025) == nil)
+        // The counts are the null distribution: they add up to 2^n and are symmetric.
+        let counts = PairedStatistics.signedRankCounts(n: 8)
+        #expect(counts.reduce(0, +) == 256)
+        #expect(counts == counts.reversed())
+    }
+
+    /// 1…6: the Walsh averages run from 1 to 6 and their median is 3.5; with n = 6 the 95%
+    /// interval is the extreme averages (k = 1).
+    @Test func hodgesLehmannOfAKnownSample() {
+        let i = PairedStatistics.hodgesLehmann([1, 2, 3, 4, 5, 6])
+        #expect(i?.estimate == 3.5)
+        #expect(i?.lower == 1 && i?.upper == 6)
+        // n = 10: k = 9, so the 9th smallest and 9th largest of the 55 averages.
+        let ten = (1...10).map(Double.init)
+        let j = PairedStatistics.hodgesLehmann(ten)
+        #expect(j?.estimate == 5.5)
+        #expect(j?.lower == 3 && j?.upper == 8)
+        #expect(PairedStatistics.hodgesLehmann([1, 2, 3, 4, 5]) == nil)
+    }
+
+    /// One launch in a separate mode (a ratio of 2 among launches at 1.00 ± 1%) moves the
+    /// robust estimate by less than 1%, where the mean of launches moves by 8%.
+    @Test func oneLaunchInASeparateModeDoesNotDragTheRatio() {
+        var rng = SplitMix64(seed: 11)
+        var a: [[Double]] = [], b: [[Double]] = []
+        for launch in 0..<12 {
+            let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
+            let mode = launch == 5 ? 2.0 : 1.0
+            a.append((0..<10).map { _ in 20 * offset * mode * (1 + Double.random(in: -0.01...0.01, using: &rng)) })
+            b.append((0..<10).map { _ in 20 * offset * (1 + Double.random(in: -0.01...0.01, using: &rng)) })
+        }
+        let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03, seed: 1)
+        #expect(c?.method == PairedStatistics.robustMethod)
+        #expect(abs((c?.ratio.estimate ?? 0) - 1) < 0.01)
+        #expect(c?.verdict == .noDifference)
+    }
+
+    /// A/A with twelve launches (the served rounds of `bench ab`): at most 1 verdict in 20
+    /// runs, under 30% launch drift, 5% round noise and an occasional launch in a slow mode.
+    @Test func robustAAComparisonsGiveNoVerdict() {
+        var rng = SplitMix64(seed: 0xAA2)
+        var verdicts = 0
+        for run in 0..<20 {
+            var a: [[Double]] = [], b: [[Double]] = []
+            for _ in 0..<12 {
+                let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
+                let slowA = Double.random(in: 0..<1, using: &rng) < 0.05 ? 1.8 : 1.0
+                a.append((0..<10).map { _ in 20 * offset * slowA * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
+                b.append((0..<10).map { _ in 20 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
+            }
+            let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03, seed: UInt64(run))
+            if c?.verdict != .noDifference { verdicts += 1 }
+        }
+        #expect(verdicts <= 1, "\(verdicts) verdicts in 20 A/A comparisons")
+    }
+
+    /// A 5% slowdown with twelve launches of 10 rounds at 2% round noise: found in at least
+    /// 9 runs of 10, with the interval containing 1.05 in most.
+    @Test func robustComparisonFindsAFivePercentSlowdown() {
+        var rng = SplitMix64(seed: 5)
+        var found = 0, covered = 0
+        for run in 0..<10 {
+            var a: [[Double]] = [], b: [[Double]] = []
+            for _ in 0..<12 {
+                let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
+                a.append((0..<10).map { _ in 21 * offset * (1 + Double.random(in: -0.02...0.02, using: &rng)) })
+                b.append((0..<10).map { _ in 20 * offset * (1 + Double.random(in: -0.02...0.02, using: &rng)) })
+            }
+            guard let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03,
+                                                   seed: UInt64(run)) else { continue }
+            if c.verdict == .slower { found += 1 }
+            if c.ratio.lower <= 1.05 && c.ratio.upper >= 1.05 { covered += 1 }
+        }
+        #expect(found >= 9, "found \(found) of 10")
+        #expect(covered >= 8, "1.05 inside the interval in \(covered) of 10")
+    }
+
+    /// Calibration's bookkeeping: a session's rounds judged as `bench ab` judges a row.
+    @Test func calibrationJudgesEachSideAgainstTheFirst() {
+        var rng = SplitMix64(seed: 9)
+        var rounds: [[[Double]]] = [[], [], []]
+        for _ in 0..<8 {
+            let offset = 1 + Double.random(in: -0.2...0.2, using: &rng)
+            for (side, cost) in [1.0, 1.0, 1.10].enumerated() {
+                rounds[side].append((0..<10).map { _ in 20 * offset * cost * (1 + Double.random(in: -0.01...0.01, using: &rng)) })
+            }
+        }
+        let outcome = ServedSession.Outcome(rounds: rounds, note: nil, unsupported: false, seconds: 1)
+        var p = Parameters()
+        p.smallestEffect = 0.03
+        let run = Calibration.judge(outcome, slowdowns: 1, parameters: p, seed: 1)
+        #expect(run.aa?.comparison.verdict == .noDifference)
+        #expect(run.slowed.first??.comparison.verdict == .slower)
+        let c = Calibration.CaseCalibration(workload: .sendMap, variant: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
+        #expect(c.falseSlower == 0 && c.detected(0) == 2 && c.smallestReliablyDetected == 0.10)
+    }
+
+    @Test func startOrderRotatesPerLaunch() {
+        #expect(ServedSession.startOrder(sides: 2, launch: 0) == [0, 1])
+        #expect(ServedSession.startOrder(sides: 2, launch: 1) == [1, 0])
+        #expect(ServedSession.startOrder(sides: 3, launch: 2) == [2, 0, 1])
+    }
 }
