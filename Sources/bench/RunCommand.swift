@@ -42,7 +42,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Timed rounds per launch (default 5; 3 with --quick); each round runs every subject once, in shuffled order.")
     var repetitions: Int?
 
-    @Option(help: "Fresh process launches per case (default 3; 2 with --quick), 1–100.")
+    @Option(help: "Fresh process launches per case (default 6, also with --quick: six is the fewest a 95% signed-rank interval needs), 1–100.")
     var launches: Int?
 
     @Option(help: "Busy threads running beside every case, 0–64 (default 0): a busy machine, reproducibly.")

@@ -83,7 +83,7 @@ public struct RunOptions: Sendable {
 
     public func parameters() throws(ArgumentError) -> Parameters {
         var p = quick ? Parameters.quick : Parameters()
-        if !quick { p.launches = 3 }
+        if !quick { p.launches = 6 }
         // Repeated names count once, first occurrence first.
         func unique<T: Equatable>(_ values: [T]) -> [T] {
             var out: [T] = []

@@ -152,7 +152,7 @@ public struct Parameters: Codable, Sendable, Equatable {
         p.repetitions = 3
         p.targetRepetitionMilliseconds = 15
         p.watchdogSeconds = 20
-        p.launches = 2
+        p.launches = 6
         return p
     }
 

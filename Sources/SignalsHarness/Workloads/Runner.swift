@@ -35,12 +35,26 @@ public struct Runner: Sendable {
             var paired: [any BenchSubject] = []
             var caseResults: [CaseResult] = []
             for subject in chosen {
-                if case .inProcess = subject.support(for: spec) { paired.append(subject) } else { caseResults.append(run(subject, spec)) }
+                if pairable(subject, spec) { paired.append(subject) } else { caseResults.append(run(subject, spec)) }
             }
             if !paired.isEmpty { caseResults += runLaunches(paired, spec) }
             results += caseResults.sorted { $0.subject < $1.subject }
         }
         return results
+    }
+
+    /// Whether `subject` joins the paired rounds of `spec`. In-process subjects always do. The
+    /// library's own variants are isolated on the re-entrant workload only as a guard (a
+    /// library that recursed would overflow the stack); when every launch is a child process
+    /// anyway, that guard holds for the paired launch too, so they are paired there as well and
+    /// lock-free/mutex gets its interval on every workload. A peer isolated because it is
+    /// expected to crash or hang keeps a child of its own, so it cannot take the others down.
+    func pairable(_ subject: any BenchSubject, _ spec: CaseSpec) -> Bool {
+        switch subject.support(for: spec) {
+        case .inProcess: return true
+        case .isolated: return launcher != nil && (subject.id == .lockfree || subject.id == .mutex)
+        case .unsupported: return false
+        }
     }
 
     /// The seed of launch `launch` of `spec`: distinct per case and launch, fixed by the run's seed.
