@@ -221,12 +221,7 @@ struct CaseCommand: ParsableCommand {
     @Option var parameters: String
 
     func run() throws {
-        let decoder = JSONDecoder()
-        guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
-            throw UsageError("--subject: unknown subject '\(subject)'")
-        }
-        let caseSpec = try decoder.decode(CaseSpec.self, from: Data(spec.utf8))
-        let params = try decoder.decode(Parameters.self, from: Data(parameters.utf8))
+        let (s, caseSpec, params) = try decodeChildRequest(subject: subject, spec: spec, parameters: parameters)
         let result = Runner(parameters: params, subjects: [s]).measure(s, caseSpec)
         let data = try JSONEncoder().encode(result)
         FileHandle.standardOutput.write(data)
@@ -245,14 +240,19 @@ struct ServeCommand: ParsableCommand {
     @Option var parameters: String
 
     func run() throws {
-        let decoder = JSONDecoder()
-        guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
-            throw UsageError("--subject: unknown subject '\(subject)'")
-        }
-        let caseSpec = try decoder.decode(CaseSpec.self, from: Data(spec.utf8))
-        let params = try decoder.decode(Parameters.self, from: Data(parameters.utf8))
+        let (s, caseSpec, params) = try decodeChildRequest(subject: subject, spec: spec, parameters: parameters)
         RoundServer.serve(subject: s, spec: caseSpec, parameters: params)
         // Tasks a deadlocked peer left blocked must not keep the child alive.
         Foundation.exit(0)
     }
+}
+
+/// What a one-subject child command (`_case`, `_serve`) is asked: the subject by name, the case
+/// and the parameters as the JSON the parent encoded.
+func decodeChildRequest(subject: String, spec: String, parameters: String) throws -> (any BenchSubject, CaseSpec, Parameters) {
+    guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
+        throw UsageError("--subject: unknown subject '\(subject)'")
+    }
+    let decoder = JSONDecoder()
+    return (s, try decoder.decode(CaseSpec.self, from: Data(spec.utf8)), try decoder.decode(Parameters.self, from: Data(parameters.utf8)))
 }
