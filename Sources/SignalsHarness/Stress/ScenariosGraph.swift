@@ -565,6 +565,10 @@ public enum StressCatalogue {
             MergedEndRaceScenario(),
             InnerCancelScenario(),
             ReentrantOrderScenario(),
+            EndRaceRoundsScenario(),
+            SingleOutputRaceScenario(),
+            LoopBindRaceScenario(),
+            StateResetRaceScenario(),
         ]
     }
 }
