@@ -569,6 +569,7 @@ public enum StressCatalogue {
             SingleOutputRaceScenario(),
             LoopBindRaceScenario(),
             StateResetRaceScenario(),
+            RebindGenerationScenario(),
         ]
     }
 }
