@@ -23,28 +23,15 @@ import Darwin
 /// node. Here the uncontended path is one inlined CAS and one inlined exchange, and the word
 /// lives inside the queue object.
 ///
-/// States (bits of `word`): 1 held, 2 held and a thread may be parked, 4 a parked thread asks
-/// for a handoff. A thread parks only after setting 2 while holding its parking slot's mutex,
-/// and an unlock that finds 2 broadcasts on that slot, so no wake-up is lost. Slots are shared
-/// by locks (chosen by a per-lock key), hence broadcast rather than signal. ThreadSanitizer
-/// sees the acquire/release atomics, so the variant needs no suppression.
-///
-/// **Bounded barging** (issue 19 item 6). Barging lets running threads overtake a parked one,
-/// which is what makes the lock fast under contention, but nothing bounded how often: with
-/// three threads flooding two cores, a woken sleeper found the lock taken again by the time it
-/// ran, parked again, and a single `send` took 100–121 ms about once in 500. Now a sleeper that
-/// was woken `wakeupsBeforeHandoff` times and still lost sets bit 4 (one sleeper at a time);
-/// the next `unlock` takes the word back at once and hands it to that sleeper (`handedOver`),
-/// so its wait is bounded by one more wake-up once that unlock comes. A thread that barges in
-/// between the unlock's exchange and the taking back inherits the request, and its own unlock
-/// hands over. The uncontended path is unchanged: one CAS to lock, one exchange to unlock.
+/// States: 0 free, 1 held, 2 held and a thread may be parked. A thread parks only after
+/// setting 2 while holding its parking slot's mutex, and `unlock` broadcasts on that slot
+/// whenever it frees a word that read 2, so no wake-up is lost. Slots are shared by locks
+/// (chosen by a per-lock key), hence broadcast rather than signal. ThreadSanitizer sees the
+/// acquire/release atomics, so the variant needs no suppression.
 @usableFromInline
 struct BargingLock: ~Copyable, @unchecked Sendable {
-    // Unchecked: the word and the flag are atomic; the key is immutable.
+    // Unchecked: the word is atomic; the key is immutable.
     @usableFromInline let word = Atomic<UInt32>(0)
-    /// Set by an `unlock` that handed the lock to the sleeper that asked for it (bit 4), which
-    /// consumes it: from then on that sleeper holds the lock.
-    @usableFromInline let handedOver = Atomic<Bool>(false)
     /// Which parking slot this lock's sleepers use.
     @usableFromInline let key: Int
 
@@ -60,13 +47,8 @@ struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @inlinable @inline(__always)
     func unlock() {
-        let old = word.exchange(0, ordering: .releasing)
-        if _slowPath(old != 1) { unlockContended(old) }
+        if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
     }
-
-    /// How many times a parked thread is woken and loses the race for the lock before it asks
-    /// for a handoff.
-    @usableFromInline static var wakeupsBeforeHandoff: Int { 2 }
 
     /// Spins a little (the critical sections are a few dozen instructions), then parks.
     @usableFromInline
@@ -79,68 +61,12 @@ struct BargingLock: ~Copyable, @unchecked Sendable {
         }
         let slot = BargingLockParking.slot(key)
         pthread_mutex_lock(slot.mutex)
-        defer { pthread_mutex_unlock(slot.mutex) }
-        var wakeups = 0
-        var asked = false
-        var w = word.load(ordering: .relaxed)
-        while true {
-            if asked {
-                // Bit 4 is ours: the unlock that clears it hands the lock over (or passes the
-                // request on to a thread that barged in meanwhile). Never take the word
-                // directly now, or that handoff would go to nobody.
-                if handedOver.exchange(false, ordering: .acquiring) { return }
-                pthread_cond_wait(slot.condition, slot.mutex)
-                continue
-            }
-            if w == 0 {
-                // Free: take it marked "may have sleepers", so its unlock wakes the others.
-                let (taken, now) = word.compareExchange(expected: 0, desired: 3, ordering: .acquiring)
-                if taken { return }
-                w = now
-                continue
-            }
-            var desired = w | 2
-            let ask = wakeups >= Self.wakeupsBeforeHandoff && w & 4 == 0
-            if ask { desired |= 4 }
-            if desired != w {
-                let (marked, now) = word.compareExchange(expected: w, desired: desired, ordering: .relaxed)
-                if !marked { w = now; continue }
-                if ask { asked = true; continue }
-            }
-            // Unlocks that could free or hand over this word broadcast on this slot while
-            // holding its mutex, which this thread holds until it waits: no wake-up is lost.
+        // Marked "may have sleepers" in the same step that tries to take it: a lock taken
+        // here stays at 2, so its unlock wakes any other sleeper of this slot.
+        while word.exchange(2, ordering: .acquiring) != 0 {
             pthread_cond_wait(slot.condition, slot.mutex)
-            wakeups += 1
-            w = word.load(ordering: .relaxed)
         }
-    }
-
-    /// After an unlock that found more than "held" (`old`): wakes the sleepers (bit 2), or hands
-    /// the lock to the sleeper that asked for it (bit 4).
-    @usableFromInline
-    func unlockContended(_ old: UInt32) {
-        if old & 4 == 0 {
-            if old & 2 != 0 { wakeParked() }
-            return
-        }
-        // Take the word back for the asking sleeper; if a running thread barged in since the
-        // exchange, leave the request on its word: its unlock hands over instead.
-        var w: UInt32 = 0
-        while true {
-            if w == 0 {
-                let (took, now) = word.compareExchange(expected: 0, desired: 3, ordering: .acquiringAndReleasing)
-                if took {
-                    handedOver.store(true, ordering: .releasing)
-                    wakeParked()
-                    return
-                }
-                w = now
-            } else {
-                let (passed, now) = word.compareExchange(expected: w, desired: w | 6, ordering: .relaxed)
-                if passed { return }
-                w = now
-            }
-        }
+        pthread_mutex_unlock(slot.mutex)
     }
 
     @usableFromInline
