@@ -87,7 +87,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             // Detached while the binding still stands, then unbound: no other `bind` can
             // attach to the source before it has left this activation.
             attachment.detach(endedWith: nil)
-            removeBinding(ifBoundTo: input)
+            _ = removeBinding(ifBoundTo: input)
         }
         return nil
     }
