@@ -21,6 +21,12 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         var input: SignalInput<T>?
         var attachment: ChainAttachment?
         var edge: FeederRecord?
+        /// `bind` has claimed the binding and is attaching its chain (`attachment` is not
+        /// stored yet).
+        var attaching = false
+        /// A `disconnect` or the source's end came while `attaching`: `bind` detaches its
+        /// attachment, then removes the binding (issue 19 item 3, see `disconnect`).
+        var unbindRequested = false
     }
     let binding = Mutex(Binding())
     /// The junction's hold on its signal's output, for as long as the junction exists.
@@ -56,6 +62,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             binding.withLock { b in
                 b.input = input
                 b.edge = edge
+                b.attaching = true
             }
             return (nil, input.node.editActivation { $0.feeders.append(edge) })
         }
@@ -69,14 +76,19 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             self?.sourceEnded(into: input, with: end)
         })
         let attachment = source.attachChain(endingSink)
-        let stale = binding.withLock { b -> ChainAttachment? in
-            if b.input === input, b.attachment == nil {
-                b.attachment = attachment
-                return nil
-            }
-            return attachment
+        let stale = binding.withLock { b -> Bool in
+            guard b.input === input, b.attaching else { return true }
+            b.attaching = false
+            if b.unbindRequested { return true }
+            b.attachment = attachment
+            return false
         }
-        stale?.detach(endedWith: nil)
+        if stale {
+            // Detached while the binding still stands, then unbound: no other `bind` can
+            // attach to the source before it has left this activation.
+            attachment.detach(endedWith: nil)
+            _ = removeBinding(ifBoundTo: input)
+        }
         return nil
     }
 
@@ -85,15 +97,41 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Returns: the input it was bound to, or nil if it was not bound.
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
-        let old = removeBinding(ifBoundTo: nil)
-        old.attachment?.detach(endedWith: nil)
-        return old.input
+        // The chain is detached before the binding is removed (issue 19 item 3): until the
+        // binding goes, another thread's `bind` is refused, so it can attach only once the
+        // source node has left this activation and forgotten any end it kept (attaching to an
+        // ended node gives the new chain that end at once: a chain that completed with no
+        // value). While `bind` is still attaching, it is asked to do both itself.
+        // Detaching runs once, whoever does it.
+        let (bound, attached) = binding.withLock { b -> (SignalInput<T>?, ChainAttachment?) in
+            if b.attaching { b.unbindRequested = true; return (b.input, nil) }
+            return (b.input, b.attachment)
+        }
+        guard let bound else { return nil }
+        guard let attached else { return bound }
+        attached.detach(endedWith: nil)
+        removeBinding(ifBoundTo: bound).attachment?.detach(endedWith: nil)
+        return bound
     }
 
     /// The source's end has passed into `input`: unbinds (if still bound to `input`) and
     /// detaches the chain as ended. When the end came during `bind`'s own attach, the
-    /// attachment is not stored yet: `bind` finds the binding gone and detaches it itself.
+    /// attachment is not stored yet: `bind` is asked to detach it and unbind itself.
+    ///
+    /// The chain is detached *before* the binding is removed (issue 19 item 3): until the
+    /// detach, the source node is ended and keeps its end for the next attachment, so a `bind`
+    /// from another thread that found the binding already gone attached to the ended node and
+    /// its chain received this end as its first result (a chain that completed with no value).
+    /// While the binding stays, such a `bind` is refused with `.duplicate`, and a `disconnect`
+    /// detaches the same attachment (detaching runs once).
     func sourceEnded(into input: SignalInput<T>, with end: SignalEnd) {
+        let attached = binding.withLock { b -> ChainAttachment? in
+            guard b.input === input else { return nil }
+            if b.attaching { b.unbindRequested = true; return nil }
+            return b.attachment
+        }
+        guard let attached else { return }
+        attached.detach(endedWith: end)
         removeBinding(ifBoundTo: input).attachment?.detach(endedWith: end)
     }
 
@@ -104,6 +142,8 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         let (old, run) = topologyLock.withLock { _ -> (Binding, Bool) in
             let o = binding.withLock { b -> Binding in
                 if let expected, b.input !== expected { return Binding() }
+                // A `bind` still attaching removes its binding itself (`unbindRequested`).
+                if b.attaching { return Binding() }
                 let o = b
                 b = Binding()
                 return o

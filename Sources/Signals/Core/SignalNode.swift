@@ -282,7 +282,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// this value.
     @inlinable
     func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
-        guard status.load(ordering: .acquiring) == expectedActive, let box = outputBox else { return }
+        // The generation, not the whole status: a value queued before its own activation's
+        // end must still be delivered once that end has closed the status (issue 19 item 3:
+        // every queued value of the activation was dropped and only its end arrived).
+        guard status.load(ordering: .acquiring) >> 2 == expectedActive >> 2, let box = outputBox else { return }
         box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
     }
 
@@ -504,8 +507,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             let (closed, now) = status.compareExchange(
                 expected: read, desired: (read & ~3) | NodeStatus.ended, ordering: .acquiringAndReleasing)
             if closed {
-                // Recorded only for the activation it closed: a `generate` node that was
-                // deactivated meanwhile has started a new generation and forgets it.
+                if newGenerationOnDeactivate {
+                    deliverEnd(end, ofGeneration: expectedActive >> 2)
+                    return nil
+                }
+                // Recorded only for the activation it closed.
                 activation.withLock { a in
                     if a.recordedEnd == nil && a.generation == expectedActive >> 2 { a.recordedEnd = end }
                 }
@@ -513,6 +519,14 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
                 return nil
             }
             read = now
+        }
+        // A node that starts a new generation on deactivation never keeps an end for a later
+        // attachment: an input of its generation while it is inactive belongs to an
+        // activation pass that a deactivation overtook (the feeders are applied outside the
+        // lock), and its kept end would reach the next binding's chain as that binding's
+        // first result (issue 19 item 3: a chain that completed with no value).
+        if newGenerationOnDeactivate && read & 3 == NodeStatus.inactive {
+            return NodeStatus.rejection(read: read, expectedActive: expectedActive)
         }
         if read >> 2 == expectedActive >> 2 && read & 3 == NodeStatus.inactive {
             let outcome = activation.withLock { a -> InactiveEndOutcome in
@@ -531,6 +545,60 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             }
         }
         return NodeStatus.rejection(read: read, expectedActive: expectedActive)
+    }
+
+    /// Delivers the end of generation `generation` of a node that starts a new generation on
+    /// deactivation (`generate`, merge, combine, hop nodes), unless that generation is gone.
+    ///
+    /// Issue 19 item 3: the end was delivered like a value, after its status CAS. A thread that
+    /// unbound and re-bound the node in between (a junction's `disconnect` and `bind`) started
+    /// the next generation and reopened the queue; the old end then closed the reopened queue
+    /// (the new activation's values were refused) and reached the new binding's chain, which
+    /// completed with no value. Now the end is queued under the activation lock, only while its
+    /// generation is current, so it is queued either before the next generation reopens the
+    /// queue or not at all; and the holder delivers it only while the generation is still
+    /// current. No user code runs under the lock: queuing never delivers, and a stale end's
+    /// control is released after the unlock. Values keep their one-load path: only ends pay.
+    @usableFromInline
+    func deliverEnd(_ end: SignalEnd, ofGeneration generation: Int) {
+        let control = NodeControl { [self] in
+            guard status.load(ordering: .acquiring) >> 2 == generation, let box = outputBox else { return }
+            box._withUnsafeGuaranteedRef { $0.deliverIfOpen(.failure(end)) }
+        }
+        let claimed = activation.withLock { a -> Bool in
+            guard a.generation == generation else { return false }
+            if a.recordedEnd == nil { a.recordedEnd = end }
+            return enqueueEnd(control)
+        }
+        withExtendedLifetime(control) {}
+        guard claimed else { return }
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef { drainAfterEnqueue(unsafeDowncast($0, to: LockFreeQueue.self)) }
+        } else {
+            queue._withUnsafeGuaranteedRef { drainAfterEnqueue(unsafeDowncast($0, to: MutexQueue.self)) }
+        }
+    }
+
+    /// Queues `control` as an end (closing the queue to values); true if the node was idle and
+    /// this thread now holds it. Runs no user code.
+    @usableFromInline
+    func enqueueEnd(_ control: NodeControl) -> Bool {
+        // An end is always accepted (only values are refused).
+        if variant == .lockFree {
+            return queue._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: LockFreeQueue.self).enqueueAndClaimIfIdle(.end, .control(control)) ?? false
+            }
+        } else {
+            return queue._withUnsafeGuaranteedRef {
+                unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(.end, .control(control)) ?? false
+            }
+        }
+    }
+
+    /// For a thread that claimed the node by queuing: drains here, or on the node's context.
+    @usableFromInline
+    func drainAfterEnqueue<Q: DeliveryQueue>(_ q: Q) where Q.Element == Message {
+        if isAsync { scheduleDrain(q) } else { drain(q) }
     }
 
     /// The status an input of the current generation expects while the node is active.

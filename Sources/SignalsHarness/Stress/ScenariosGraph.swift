@@ -565,6 +565,11 @@ public enum StressCatalogue {
             MergedEndRaceScenario(),
             InnerCancelScenario(),
             ReentrantOrderScenario(),
+            EndRaceRoundsScenario(),
+            SingleOutputRaceScenario(),
+            LoopBindRaceScenario(),
+            StateResetRaceScenario(),
+            RebindGenerationScenario(),
         ]
     }
 }

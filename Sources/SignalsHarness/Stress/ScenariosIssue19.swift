@@ -105,7 +105,12 @@ public struct ReentrantOrderScenario: StressScenario {
     }
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = max(16, it.operations)
+        // Enough values that a holder drains past the handoff budget (1,024 elements): a
+        // sender that takes over the claim may then still have its own earlier values in the
+        // shared queue, which is where a re-entrant send must not overtake them. With 200
+        // values per actor no handoff happened, and a re-entrant fast path taken while the
+        // shared queue held values passed (seeded-bug check, docs/stress.md).
+        let n = max(1_200, it.operations)
         let actors = max(2, it.threads)
         let (input, signal) = Signal<Int>.create(delivery: it.variant)
         // Each actor's next sequence number, and which actor each thread is.
@@ -143,6 +148,77 @@ public struct ReentrantOrderScenario: StressScenario {
         if !violations.isEmpty {
             return [.forbidden("a sender's values arrived out of the order it sent them", violations.joined(separator: "; "))]
         }
+        return []
+    }
+}
+
+/// Item 3 (CwlSignal's `testAsynchronousJoinAndDetach`): T threads keep disconnecting one
+/// junction over a cold `generate` source (0…7 then complete, on every activation) and binding
+/// it to a fresh merged input whose chain records what it gets.
+///
+/// Arbiter, per chain, once every chain has ended: the values are 0, 1, 2, … in order (a
+/// prefix: a chain unbound early is cut short), the chain ends exactly once, and a chain that
+/// ends with `complete` saw all eight values. A straggling end of an earlier activation (or one
+/// that closed the reopened queue to the new activation's values) makes a chain complete early.
+public struct RebindGenerationScenario: StressScenario {
+    public init() {}
+    public var name: String { "rebind-generation" }
+    public var summary: String { "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end" }
+    public var acceptableName: String { "every chain in order, one end, complete only when whole" }
+
+    static let length = 8
+
+    /// What one chain received.
+    final class Chain: @unchecked Sendable {
+        // Unchecked: behind the lock.
+        let log = StressLock<(values: [Int], ends: [String])>(([], []))
+    }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let cycles = max(4, it.operations / 8)
+        let junction = Signal<Int>.generate(delivery: it.variant) { input in
+            guard let input else { return }
+            for x in 0..<Self.length { input.send(value: x) }
+            input.complete()
+        }.junction()
+        it.track(junction, "junction")
+        let chains = StressLock<[Chain]>([])
+        let outputs = StressLock<[SignalOutput<Int>]>([])
+        it.runActors(it.threads) { actor, rng in
+            for i in 0..<cycles {
+                let chain = Chain()
+                let (input, merged) = Signal<Int>.createMergedInput(delivery: it.variant)
+                let out = merged.subscribe { r in
+                    chain.log.withLock { l in
+                        switch r {
+                        case .success(let v): l.values.append(v)
+                        case .failure(let e): l.ends.append(e.isComplete ? "complete" : "\(e)")
+                        }
+                    }
+                }
+                chains.withLock { $0.append(chain) }
+                outputs.withLock { $0.append(out) }
+                _ = junction.disconnect()
+                rng.perturb()
+                _ = junction.bind(to: input)
+                if i & 7 == 0 { it.progress(actor, i) }
+            }
+        }
+        _ = junction.disconnect()
+        // Every merged input is gone now (each actor's local): chains that were not completed
+        // were cancelled. Their ends are synchronous; give stragglers a moment anyway.
+        let all = chains.withLock { $0 }
+        it.waitUntil("every chain's end", timeoutSeconds: 5) { all.allSatisfy { $0.log.withLock { !$0.ends.isEmpty } } }
+        for out in outputs.withLock({ $0 }) { out.cancel() }
+        var bad: [String] = []
+        for (n, chain) in all.enumerated() {
+            let (values, ends) = chain.log.withLock { $0 }
+            if values != Array(0..<values.count) { bad.append("chain \(n): values \(values)") }
+            if ends.count != 1 { bad.append("chain \(n): \(ends.count) ends \(ends)") }
+            if ends.first == "complete" && values.count != Self.length { bad.append("chain \(n): complete after \(values)") }
+            if bad.count >= 3 { break }
+        }
+        if !bad.isEmpty { return [.forbidden("value or end from another activation", bad.joined(separator: "; "))] }
         return []
     }
 }

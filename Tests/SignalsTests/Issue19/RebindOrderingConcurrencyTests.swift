@@ -46,19 +46,15 @@ struct RebindOrderingConcurrencyTests {
     static let threadCount = 4
     static let depth = 10
 
-    /// Known to fail intermittently (issue 19 item 3 stays open, docs/stress.md): a send of the
-    /// old activation of the `generate` source that passed its status check before the
-    /// rebinding thread started a new generation is delivered after the new binding's chain
-    /// was installed, so that chain gets the old activation's straggling values or end. Only
-    /// that failure is the known issue (matched by "straggler" in its comment): a chain that
-    /// never ends, or ends twice, still fails the test.
+    /// Failed intermittently before the fix (about one run in three, both variants): the end
+    /// of the previous activation of the `generate` source, sent just as a rebinding thread
+    /// started the next generation, closed the reopened queue and reached the new binding's
+    /// chain, which completed with no value ("straggler" below). `SignalNode.deliverEnd` now
+    /// queues an end only while its generation is current, and the holder delivers it only
+    /// while it still is.
     @Test(arguments: DeliveryVariant.allCases)
     func chainsSeeTheirValuesInOrderAndEndOnce(variant: DeliveryVariant) {
-        withKnownIssue("issue 19 item 3: stragglers of the previous activation reach the new binding", isIntermittent: true) {
-            for _ in 0..<3 { run(variant) }
-        } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("straggler") }
-        }
+        for _ in 0..<3 { run(variant) }
     }
 
     private func run(_ variant: DeliveryVariant) {
