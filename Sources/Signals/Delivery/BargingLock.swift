@@ -50,19 +50,14 @@ struct BargingLock: ~Copyable, @unchecked Sendable {
         if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
     }
 
-    /// How many times `lockContended` looks at the word before it parks (a microsecond or two).
-    @usableFromInline static var spinsBeforeParking: Int { 1_024 }
-
     /// Spins a little (the critical sections are a few dozen instructions), then parks.
     @usableFromInline
     func lockContended() {
-        // A plain bounded spin, no `sched_yield`: a holder that is running leaves within a
-        // few dozen instructions, and one that was preempted needs its core back, which a
-        // yield on a busy machine does not give (it hands this core to another runnable
-        // thread for the rest of its slice: milliseconds under `--load 2`). Parking does.
-        for _ in 0..<Self.spinsBeforeParking {
+        var spins = 0
+        while spins < 128 {
             if word.load(ordering: .relaxed) == 0,
                word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
+            spins = spinWait(spins)
         }
         let slot = BargingLockParking.slot(key)
         pthread_mutex_lock(slot.mutex)
