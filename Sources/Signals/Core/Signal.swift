@@ -41,12 +41,21 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// signal exists, and passed on to whoever takes this signal's output.
     @usableFromInline let upstreamClaim: OutputClaim?
 
+    /// Whether `attachChain` installs the sink it is given directly behind a gate of its own:
+    /// every call into the sink follows a check of that gate with no other code in between,
+    /// and detaching the returned attachment closes the gate before it returns (a node's
+    /// output box, a multi's branch). A subscription to such a signal needs no gate of its
+    /// own: its handler is the sink (one check and one call per delivery instead of two each).
+    /// False wherever fused stages (user code) run between the gate and the sink.
+    @usableFromInline let attachesBehindGate: Bool
+
     @usableFromInline
-    init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil,
+    init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil, attachesBehindGate: Bool = false,
          attachChain: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.delivery = delivery
         self.root = root
         self.upstreamClaim = upstreamClaim
+        self.attachesBehindGate = attachesBehindGate
         self.attachChain = attachChain
     }
 
@@ -57,7 +66,9 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// after a cancel returns, even when the node drops it later.
     @usableFromInline
     convenience init(rootedAt node: SignalNode<T>, upstreamClaim: OutputClaim? = nil) {
-        self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim) { sink in
+        // Behind a gate: the box's `open` flag, checked right before each call into the chain
+        // and cleared first thing by the detach.
+        self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim, attachesBehindGate: true) { sink in
             let box = node.attach(sink)
             return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
         }

@@ -197,6 +197,14 @@ final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
         SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) })
     }
 
+    /// The sink for a signal that attaches it behind a gate of its own
+    /// (`Signal.attachesBehindGate`): values go straight to the handler. Cancelling closes the
+    /// terminal and then detaches, which closes that gate before `cancel()` returns, so the
+    /// handler is not entered after it; an end arrives after the last value.
+    @inlinable var ungatedSink: SignalSink<T> {
+        SignalSink(value: handler, end: { [self] e in endWithoutHandler(e) })
+    }
+
     @inlinable func value(_ v: T) {
         if closed.load(ordering: .relaxed) { return }
         handler(v)

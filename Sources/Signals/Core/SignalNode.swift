@@ -73,8 +73,10 @@ final class NodeControl: @unchecked Sendable {
 
     @usableFromInline init(_ work: @escaping () -> Void) { self.work = work }
 
-    /// How many times `wait` yields the core before it parks.
-    static let yieldsBeforeParking = 16
+    /// How long `wait` spins on the flag before it parks, in nanoseconds: a few deliveries'
+    /// worth (one delivery to ten subscribers takes well under a microsecond here), so a
+    /// holder that is running finishes within it.
+    static let spinNanosecondsBeforeParking: UInt64 = 20_000
 
     @usableFromInline func perform() {
         work()
@@ -87,14 +89,17 @@ final class NodeControl: @unchecked Sendable {
     /// it returns at once and the holder performs the control later.
     @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
         // The holder usually finishes within a delivery (well under a microsecond): spin on
-        // the flag first, then yield the core a few times, which lets a holder that was
-        // preempted on a busy machine run and finish. Parking on a semaphore costs a
-        // semaphore, the registry's mutex and a wake-up by the holder, and a wake-up after a
-        // preemption can take milliseconds; it is the last resort.
-        for _ in 0..<256 where finished.load(ordering: .acquiring) { return }
-        for _ in 0..<Self.yieldsBeforeParking {
-            sched_yield()
-            if finished.load(ordering: .acquiring) { return }
+        // the flag, for a bounded time, then park on a semaphore that the holder signals.
+        // Never `sched_yield`: on a busy machine a yield hands the core to whatever else is
+        // runnable there for the rest of its time slice (milliseconds; measured under
+        // `--load 2`: two yields cost 27 ms while the holder had finished within a
+        // microsecond, docs/performance.md), whereas a parked thread is woken when the holder
+        // is done. A holder that was preempted is not helped by the spin either; parking
+        // gives it the core.
+        let start = DispatchTime.now().uptimeNanoseconds
+        while true {
+            for _ in 0..<128 where finished.load(ordering: .acquiring) { return }
+            if DispatchTime.now().uptimeNanoseconds &- start > Self.spinNanosecondsBeforeParking { break }
         }
         let me = currentThreadToken()
         guard WaitRegistry.register(me, waitingFor: holder) else { return }

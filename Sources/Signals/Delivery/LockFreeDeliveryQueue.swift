@@ -34,6 +34,12 @@ import Darwin
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
+    /// Keeps the claim word off the line of the object's header and of whatever the allocator
+    /// placed before this object: allocations are only 16-byte aligned, so without it the
+    /// claim word's line could hold the end of a neighbouring allocation, written by another
+    /// thread, in some launches and not in others.
+    @usableFromInline let _padLead: (UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0)
+
     /// The claim word, on a cache line of its own.
     @usableFromInline let claim = Atomic<UInt>(0)
     @usableFromInline let _padClaim: (UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0)
@@ -62,6 +68,9 @@ import Darwin
     /// the same thread puts in the shared queue afterwards. Holder-only, like `head`; grows by
     /// doubling, so it allocates per depth of nesting, never per value.
     @exclusivity(unchecked) @usableFromInline var own = HolderFIFO<Element>()
+    /// Keeps the holder's fields off the line of whatever the allocator places after this
+    /// object (see `_padLead`).
+    @usableFromInline let _padTrail: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0)
 
     @usableFromInline package init() {
         let first = QueueBlock<Element>.allocate()

@@ -26,7 +26,9 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
          attachBranch: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.multicaster = multicaster
         self.hold = hold
-        super.init(delivery: delivery, root: node, attachChain: attachBranch)
+        // Behind a gate: each branch's `open` flag, checked right before each call into the
+        // branch's chain and cleared first thing by `removeBranch`.
+        super.init(delivery: delivery, root: node, attachesBehindGate: true, attachChain: attachBranch)
     }
 
     /// Builds the multi node over `upstream`. Written as an inlinable factory rather than an

@@ -68,6 +68,7 @@ extension Signal {
         let source = Signal.from(asyncSequence: sequence, delivery: delivery)
         // This initializer adopts `source`'s chain: take its output so nothing else can.
         _ = source.takeOutput()
-        self.init(delivery: source.delivery, root: source.root, attachChain: source.attachChain)
+        self.init(delivery: source.delivery, root: source.root, attachesBehindGate: source.attachesBehindGate,
+                  attachChain: source.attachChain)
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Signals
 import Synchronization
 import Testing
@@ -239,6 +240,35 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             #expect(late.value == 0, "round \(round)")
             #expect(c.values == Array(0..<c.count))
             #expect(c.overlaps == 0)
+        }
+    }
+
+    /// The same for value handlers, which sit straight behind the node's box or the multi's
+    /// branch gate with no gate of their own (issue 17), and with a handler slow enough
+    /// (100 µs) that `cancel()` outlasts `NodeControl.wait`'s 20 µs spin and parks: once it
+    /// returns, the handler is never entered again.
+    @Test(arguments: DeliveryVariant.allCases, [false, true])
+    func noValueDeliveryAfterCancelReturns(_ variant: DeliveryVariant, _ throughMulticast: Bool) {
+        for round in 0..<20 {
+            let (input, signal) = Signal<Int>.create(delivery: variant)
+            let source: Signal<Int> = throughMulticast ? signal.multicast() : signal
+            let cancelled = Flag()
+            let late = Counter()
+            let seen = Counter()
+            let out = source.subscribeValues { _ in
+                if cancelled.isSet { late.add() }
+                seen.add()
+                usleep(100)
+            }
+            let sender = startThread {
+                var i = 0
+                while i < 100_000, input.send(value: i) == nil { i += 1 }
+            }
+            while seen.value < 5 { usleep(50) }
+            out.cancel()
+            cancelled.set()
+            #expect(sender.finished())
+            #expect(late.value == 0, "round \(round)")
         }
     }
 

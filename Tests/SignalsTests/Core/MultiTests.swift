@@ -241,6 +241,45 @@ import Testing
         victim.value = nil
     }
 
+    /// The same with value handlers, which sit straight behind the branch's gate (no gate of
+    /// their own, issue 17): the cancelled branch's handler is not entered for the value in
+    /// progress nor after it.
+    @Test(arguments: DeliveryVariant.allCases)
+    func valueBranchCancelsAnotherInsideDelivery(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let victim = Shared<SignalOutput<Int>?>(nil)
+        let a = Shared<[Int]>([])
+        let b = Shared<[Int]>([])
+        let outA = multi.subscribeValues { v in
+            a.update { $0.append(v) }
+            if v == 2 { victim.value?.cancel() }
+        }
+        victim.value = multi.subscribeValues { v in b.update { $0.append(v) } }
+        for i in 1...3 { input.send(value: i) }
+        #expect(a.value == [1, 2, 3])
+        #expect(b.value == [1])
+        #expect(victim.value?.isClosed == true)
+        outA.cancel()
+        victim.value = nil
+    }
+
+    /// A stage's closure cancels the subscription it feeds, mid-delivery: the handler behind
+    /// it keeps its own gate (user code runs between the node's gate and the handler), so it
+    /// does not see that value.
+    @Test(arguments: DeliveryVariant.allCases)
+    func stageCancelsItsOwnSubscriptionMidDelivery(_ variant: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let holder = Shared<SignalOutput<Int>?>(nil)
+        let seen = Shared<[Int]>([])
+        holder.value = signal.map { v -> Int in
+            if v == 2 { holder.value?.cancel() }
+            return v
+        }.subscribeValues { v in seen.update { $0.append(v) } }
+        for i in 1...3 { input.send(value: i) }
+        #expect(seen.value == [1])
+        holder.value = nil
+    }
+
     /// Every branch is cancelled from inside a delivery: the multi deactivates its upstream
     /// (sends become `.inactive`), nobody gets anything more, and a new branch reactivates it.
     @Test(arguments: DeliveryVariant.allCases)
