@@ -31,7 +31,7 @@ public enum Targets {
         out.append(nsTarget("send-map", "lockfree send → map → sink ≤ 15 ns per value", find(.sendMap, .lockfree), limit: 15))
 
         // Cost per extra `.direct` map stage: (chain - send-map) / (stages - 1).
-        let stageText = "lockfree each extra fused .direct map stage ≤ 4 ns"
+        let stageText = "lockfree each extra fused .direct map stage ≤ 3 ns"
         if let chain = find(.chain, .lockfree), let one = find(.sendMap, .lockfree),
            chain.status == .ok, one.status == .ok, let ct = chain.throughput, let ot = one.throughput {
             let stages = Int(chain.variant.split(separator: " ").first ?? "") ?? 10
@@ -39,11 +39,11 @@ public enum Targets {
             // A chain faster than one map means the two figures were taken under different
             // conditions (a loaded machine): no stage cost can be read from them.
             out.append(TargetResult(id: "chain-per-stage", description: stageText,
-                                    verdict: perStage < 0 ? .notMeasured : (perStage <= 4 ? .met : .notMet),
-                                    measured: perStage < 0 ? nil : perStage, limit: 4, unit: "ns"))
+                                    verdict: perStage < 0 ? .notMeasured : (perStage <= 3 ? .met : .notMet),
+                                    measured: perStage < 0 ? nil : perStage, limit: 3, unit: "ns"))
         } else {
             out.append(TargetResult(id: "chain-per-stage", description: stageText,
-                                    verdict: .notMeasured, measured: nil, limit: 4, unit: "ns"))
+                                    verdict: .notMeasured, measured: nil, limit: 3, unit: "ns"))
         }
 
         let reentrant = find(.reentrant, .lockfree) { $0.hasSuffix("alone") }
