@@ -216,12 +216,10 @@ struct RoundsCommand: ParsableCommand {
 struct CaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: ChildProcess.subcommand, shouldDisplay: false)
 
-    @Option var subject: String
-    @Option var spec: String
-    @Option var parameters: String
+    @OptionGroup var request: ChildRequest
 
     func run() throws {
-        let (s, caseSpec, params) = try decodeChildRequest(subject: subject, spec: spec, parameters: parameters)
+        let (s, caseSpec, params) = try request.decode()
         let result = Runner(parameters: params, subjects: [s]).measure(s, caseSpec)
         let data = try JSONEncoder().encode(result)
         FileHandle.standardOutput.write(data)
@@ -235,12 +233,10 @@ struct CaseCommand: ParsableCommand {
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: RoundServer.subcommand, shouldDisplay: false)
 
-    @Option var subject: String
-    @Option var spec: String
-    @Option var parameters: String
+    @OptionGroup var request: ChildRequest
 
     func run() throws {
-        let (s, caseSpec, params) = try decodeChildRequest(subject: subject, spec: spec, parameters: parameters)
+        let (s, caseSpec, params) = try request.decode()
         RoundServer.serve(subject: s, spec: caseSpec, parameters: params)
         // Tasks a deadlocked peer left blocked must not keep the child alive.
         Foundation.exit(0)
@@ -248,11 +244,18 @@ struct ServeCommand: ParsableCommand {
 }
 
 /// What a one-subject child command (`_case`, `_serve`) is asked: the subject by name, the case
-/// and the parameters as the JSON the parent encoded.
-func decodeChildRequest(subject: String, spec: String, parameters: String) throws -> (any BenchSubject, CaseSpec, Parameters) {
-    guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
-        throw UsageError("--subject: unknown subject '\(subject)'")
+/// and the parameters as the JSON the parent encoded (the same flags in both, so a parent
+/// builds one argument list).
+struct ChildRequest: ParsableArguments {
+    @Option var subject: String
+    @Option var spec: String
+    @Option var parameters: String
+
+    func decode() throws -> (any BenchSubject, CaseSpec, Parameters) {
+        guard let id = SubjectID(rawValue: subject), let s = SubjectRegistry.subject(id) else {
+            throw UsageError("--subject: unknown subject '\(subject)'")
+        }
+        let decoder = JSONDecoder()
+        return (s, try decoder.decode(CaseSpec.self, from: Data(spec.utf8)), try decoder.decode(Parameters.self, from: Data(parameters.utf8)))
     }
-    let decoder = JSONDecoder()
-    return (s, try decoder.decode(CaseSpec.self, from: Data(spec.utf8)), try decoder.decode(Parameters.self, from: Data(parameters.utf8)))
 }

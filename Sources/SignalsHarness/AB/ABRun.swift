@@ -18,11 +18,15 @@ public struct ABRow: Codable, Sendable {
     public var currentSpread: LaunchSpread?
     /// Why the row has no verdict (a build could not run the case), when it has none.
     public var note: String?
-    /// "served rounds" (both builds alive, alternating round by round) or "whole launches"
-    /// (a build without served rounds: alternating launches of the per-case child).
-    public var method: String? = "whole launches"
+    /// `ABRow.servedMethod` (both builds alive, alternating round by round) or
+    /// `ABRow.wholeLaunchesMethod` (a build without served rounds: alternating launches of the
+    /// per-case child).
+    public var method: String? = ABRow.wholeLaunchesMethod
 
-    public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+    public static let servedMethod = "served rounds"
+    public static let wholeLaunchesMethod = "whole launches"
+
+    public var key: String { CaseSpec.key(workload: workload, variant: variant) }
     /// True when current is slower than baseline beyond the smallest effect, with confidence.
     public var isSlower: Bool { change?.verdict == .slower }
 }
@@ -92,8 +96,6 @@ public struct ABRunner: Sendable {
 
     /// Rounds per launch pair when both builds serve rounds.
     public var servedRounds = 10
-    /// Whether to try served rounds first (a build without them falls back to whole launches).
-    public var useServedRounds = true
 
     /// Served rounds: both builds alive at once, repetitions alternating round by round. Nil
     /// when a build does not serve rounds (the caller then falls back to whole launches).
@@ -107,14 +109,14 @@ public struct ABRunner: Sendable {
         if outcome.unsupported { return nil }
         var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: outcome.rounds[0], currentLaunches: outcome.rounds[1])
-        row.method = "served rounds"
+        row.method = ABRow.servedMethod
         row.note = outcome.note
         if !row.baselineLaunches.isEmpty { Self.judge(&row, parameters: parameters) }
         return row
     }
 
     func row(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double, launch: Launch) -> ABRow {
-        if useServedRounds, let served = servedRow(spec, subject, seconds: seconds) { return served }
+        if let served = servedRow(spec, subject, seconds: seconds) { return served }
         return launchRow(spec, subject, seconds: seconds, launch: launch)
     }
 
@@ -177,7 +179,7 @@ public enum ABFormat {
               rows: report.rows.map { r in
                   var verdict = r.change?.verdict.rawValue ?? ("not judged" + (r.note.map { ": " + $0 } ?? ""))
                   if r.baselineSpread?.bimodal == true || r.currentSpread?.bimodal == true { verdict += " (launches in separate modes)" }
-                  if r.method != "served rounds" { verdict += " (whole launches)" }
+                  if r.method != ABRow.servedMethod { verdict += " (whole launches)" }
                   return [r.key, r.subject.rawValue, withInterval(r.baseline), withInterval(r.current), ratio(r.change),
                           String(r.baselineLaunches.count), verdict]
               }, leftColumns: [0, 1, 6])

@@ -54,7 +54,7 @@ public struct Calibration: Sendable {
             self.workload = workload; self.variant = variant; self.subject = subject; self.slowdowns = slowdowns; self.runs = runs
         }
 
-        public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+        public var key: String { CaseSpec.key(workload: workload, variant: variant) }
         var judged: [Run] { runs.filter { $0.aa != nil } }
         /// A/A runs that said `slower` (the false alarms `bench ab`'s exit status would raise).
         public var falseSlower: Int { judged.filter { $0.aa?.comparison.verdict == .slower }.count }

@@ -83,15 +83,12 @@ public final class ServedChild {
     /// exits at once with a usage error: status `.unsupported`).
     public static func start(executable: String, environment: [String: String], spec: CaseSpec, subject: SubjectID,
                              parameters: Parameters) -> Result<ServedChild, ServedFailure> {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        let s = String(decoding: (try? e.encode(spec)) ?? Data(), as: UTF8.self)
-        let p = String(decoding: (try? e.encode(parameters)) ?? Data(), as: UTF8.self)
         // A child that died must not take the parent with it when it is written to.
         signal(SIGPIPE, SIG_IGN)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = [RoundServer.subcommand, "--subject", subject.rawValue, "--spec", s, "--parameters", p]
+        process.arguments = ChildProcess.arguments(spec: spec, subject: subject, parameters: parameters,
+                                                   command: RoundServer.subcommand)
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (k, v) in environment { env[k] = v }

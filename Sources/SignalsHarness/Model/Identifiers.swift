@@ -100,7 +100,13 @@ public struct CaseSpec: Codable, Sendable, Hashable {
     }
 
     /// `workload` or `workload[variant]`: the key `compare` matches on.
-    public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+    public var key: String { Self.key(workload: workload, variant: variant) }
+
+    /// The key of a case: `workload`, or `workload[variant]` when it has a variant. Results,
+    /// `bench ab` rows and calibrations name their case the same way.
+    public static func key(workload: WorkloadID, variant: String) -> String {
+        variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]"
+    }
 }
 
 /// Everything a run is parameterized by; the defaults are the defaults.

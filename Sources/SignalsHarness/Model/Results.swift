@@ -234,7 +234,7 @@ public struct CaseResult: Codable, Sendable {
     }
 
     /// `workload` or `workload[variant]`.
-    public var key: String { variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]" }
+    public var key: String { CaseSpec.key(workload: workload, variant: variant) }
 
     /// A library subject that broke a guarantee or crashed fails the run; peers never do
     /// (their limits are what the table reports).

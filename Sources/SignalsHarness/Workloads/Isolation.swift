@@ -15,13 +15,15 @@ public enum ChildProcess {
     /// The hidden subcommand's name.
     public static let subcommand = "_case"
 
-    /// Arguments the child gets after the executable path.
-    public static func arguments(spec: CaseSpec, subject: SubjectID, parameters: Parameters) -> [String] {
+    /// Arguments the child gets after the executable path: `command` (the per-case child by
+    /// default, or `RoundServer.subcommand`) and its request.
+    public static func arguments(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
+                                 command: String = subcommand) -> [String] {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
         let s = String(decoding: (try? e.encode(spec)) ?? Data(), as: UTF8.self)
         let p = String(decoding: (try? e.encode(parameters)) ?? Data(), as: UTF8.self)
-        return [subcommand, "--subject", subject.rawValue, "--spec", s, "--parameters", p]
+        return [command, "--subject", subject.rawValue, "--spec", s, "--parameters", p]
     }
 
     static func signalName(_ s: Int32) -> String {

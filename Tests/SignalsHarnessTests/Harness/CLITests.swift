@@ -84,7 +84,7 @@ struct CLITests {
         #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
         let report = try JSONDecoder().decode(ABReport.self, from: Data(r.stdout.utf8))
         let row = try #require(report.rows.first)
-        #expect(row.method == "served rounds")
+        #expect(row.method == ABRow.servedMethod)
         #expect(row.baselineLaunches.count >= 6 && row.baselineLaunches.allSatisfy { $0.count == 3 })
         #expect(row.change?.method == PairedStatistics.robustMethod)
     }

@@ -42,18 +42,31 @@ struct PairedStatisticsTests {
         }
     }
 
+    /// Paired launches of a subject and a reference, each launch with one offset shared by both
+    /// sides (as adjacent measurements share the launch's placement) and, with `slowChance`,
+    /// the subject alone in a slow mode (× `slowFactor`) for the whole launch. Draws, per
+    /// launch: the offset, the slow mode (only when `slowChance` > 0), the subject's rounds,
+    /// the reference's rounds.
+    static func pairedLaunches(_ count: Int, rounds: Int, subject: Double, reference: Double, roundNoise: Double,
+                               launchNoise: Double, slowChance: Double = 0, slowFactor: Double = 1,
+                               _ rng: inout SplitMix64) -> (subject: [[Double]], reference: [[Double]]) {
+        var a: [[Double]] = [], b: [[Double]] = []
+        for _ in 0..<count {
+            let offset = 1 + Double.random(in: -launchNoise...launchNoise, using: &rng)
+            let slow = slowChance > 0 && Double.random(in: 0..<1, using: &rng) < slowChance ? slowFactor : 1
+            a.append((0..<rounds).map { _ in subject * offset * slow * (1 + Double.random(in: -roundNoise...roundNoise, using: &rng)) })
+            b.append((0..<rounds).map { _ in reference * offset * (1 + Double.random(in: -roundNoise...roundNoise, using: &rng)) })
+        }
+        return (a, b)
+    }
+
     /// A/A: both sides drawn from one distribution (paired rounds share the launch's offset,
     /// as adjacent measurements do); at most 1 `slower` or `faster` verdict in 20 runs.
     @Test func aaComparisonsGiveNoVerdict() {
         var rng = SplitMix64(seed: 0xA_A)
         var verdicts = 0
         for run in 0..<20 {
-            var a: [[Double]] = [], b: [[Double]] = []
-            for _ in 0..<5 {
-                let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
-                a.append((0..<5).map { _ in 20 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-                b.append((0..<5).map { _ in 20 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-            }
+            let (a, b) = Self.pairedLaunches(5, rounds: 5, subject: 20, reference: 20, roundNoise: 0.05, launchNoise: 0.3, &rng)
             let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03, seed: UInt64(run))
             if c?.verdict != .noDifference { verdicts += 1 }
         }
@@ -64,12 +77,7 @@ struct PairedStatisticsTests {
     /// ratio's interval contains 1.10.
     @Test func aKnownSlowdownIsFound() {
         var rng = SplitMix64(seed: 7)
-        var a: [[Double]] = [], b: [[Double]] = []
-        for _ in 0..<5 {
-            let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
-            a.append((0..<5).map { _ in 22 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-            b.append((0..<5).map { _ in 20 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-        }
+        let (a, b) = Self.pairedLaunches(5, rounds: 5, subject: 22, reference: 20, roundNoise: 0.05, launchNoise: 0.3, &rng)
         let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "B", smallestEffect: 0.03, seed: 3)
         #expect(c?.verdict == .slower)
         #expect((c?.ratio.lower ?? 9) < 1.10 && (c?.ratio.upper ?? 0) > 1.10)
@@ -140,13 +148,8 @@ struct PairedStatisticsTests {
         var rng = SplitMix64(seed: 0xAA2)
         var verdicts = 0
         for run in 0..<20 {
-            var a: [[Double]] = [], b: [[Double]] = []
-            for _ in 0..<12 {
-                let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
-                let slowA = Double.random(in: 0..<1, using: &rng) < 0.05 ? 1.8 : 1.0
-                a.append((0..<10).map { _ in 20 * offset * slowA * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-                b.append((0..<10).map { _ in 20 * offset * (1 + Double.random(in: -0.05...0.05, using: &rng)) })
-            }
+            let (a, b) = Self.pairedLaunches(12, rounds: 10, subject: 20, reference: 20, roundNoise: 0.05, launchNoise: 0.3,
+                                             slowChance: 0.05, slowFactor: 1.8, &rng)
             let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03, seed: UInt64(run))
             if c?.verdict != .noDifference { verdicts += 1 }
         }
@@ -159,12 +162,7 @@ struct PairedStatisticsTests {
         var rng = SplitMix64(seed: 5)
         var found = 0, covered = 0
         for run in 0..<10 {
-            var a: [[Double]] = [], b: [[Double]] = []
-            for _ in 0..<12 {
-                let offset = 1 + Double.random(in: -0.3...0.3, using: &rng)
-                a.append((0..<10).map { _ in 21 * offset * (1 + Double.random(in: -0.02...0.02, using: &rng)) })
-                b.append((0..<10).map { _ in 20 * offset * (1 + Double.random(in: -0.02...0.02, using: &rng)) })
-            }
+            let (a, b) = Self.pairedLaunches(12, rounds: 10, subject: 21, reference: 20, roundNoise: 0.02, launchNoise: 0.3, &rng)
             guard let c = PairedStatistics.compare(subject: a, reference: b, referenceName: "A", smallestEffect: 0.03,
                                                    seed: UInt64(run)) else { continue }
             if c.verdict == .slower { found += 1 }
