@@ -30,7 +30,15 @@ import Darwin
 ///
 /// **Ordering trap.** When the holder finds a slot claimed but not yet written, it waits for it
 /// rather than leaving: the tail says the element exists, and leaving would let that sender's
-/// next element take the fast path and overtake it.
+/// next element take the fast path and overtake it. Leaving the slot *and the claim* to its
+/// producer instead (the holder marks the slot, the producer publishes with an exchange and
+/// adopts the node if it finds the mark) keeps the order and removes the wait, but every
+/// queued element then pays a read-modify-write where a plain store sufficed: measured 1.47×
+/// [1.44–1.50] slower on contended at 2 threads (issue 17, docs/performance.md), so not kept.
+///
+/// The ready flags are reset a block at a time, when the holder leaves a block (all its slots
+/// taken), not per element: the holder then never writes the lines producers publish on
+/// (contended at 2 threads 0.923× [0.917–0.932] of the per-element reset, issue 17).
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
@@ -372,7 +380,6 @@ import Darwin
             repeat { spins = spinWait(spins) } while ready.pointee.load(ordering: .acquiring) == 0
         }
         let element = block.slot(offset).move()
-        ready.pointee.store(0, ordering: .relaxed)
         if offset == Block.capacity - 1 {
             var next = block.next.pointee.load(ordering: .acquiring)
             var spins = 0
@@ -381,6 +388,10 @@ import Darwin
                 next = block.next.pointee.load(ordering: .acquiring)
             }
             block.next.pointee.store(0, ordering: .relaxed)
+            // Every slot of the block was published and taken: nobody else touches it now, so
+            // its ready flags are reset here at once (`giveBack` publishes the reset), and the
+            // holder never writes the line that producers publish on.
+            block.resetReadyFlags()
             headBlock = Block(address: next)
             head = position &+ 2
             giveBack(block.address)
@@ -458,9 +469,9 @@ struct HolderFIFO<Element> {
 @inlinable
 func spinWait(_ spins: Int) -> Int {
     if spins < 64 {
-        #if arch(x86_64) || arch(i386)
-        // A plain busy step; `pause` is not reachable from Swift without a C module.
-        #endif
+        // A plain busy step. A `pause` here (through a C shim) was measured slower on
+        // contended at 2 threads (1.078 [1.049–1.109], issue 17): it stretches the spin that
+        // a holder wastes when the producer it waits for shares its core.
         return spins &+ 1
     }
     sched_yield()
@@ -513,6 +524,12 @@ struct QueueBlock<Element> {
         for i in 0..<capacity { (flags + i).initialize(to: Atomic(0)) }
         _ = (raw + slotsOffset).bindMemory(to: Element.self, capacity: capacity)
         return QueueBlock(address: UInt(bitPattern: raw))
+    }
+
+    /// Clears every ready flag, for a block about to be recycled. Only for a block no other
+    /// thread can reach (all its slots were published and taken).
+    @inlinable func resetReadyFlags() {
+        for i in 0..<Self.capacity { ready(i).pointee.store(0, ordering: .relaxed) }
     }
 
     @usableFromInline func deallocate() {
