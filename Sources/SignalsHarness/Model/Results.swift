@@ -213,6 +213,11 @@ public struct CaseResult: Codable, Sendable {
     public var interval: Interval?
     /// The paired ratio to the reference subject of the case, with its interval and verdict.
     public var versus: PairedComparison?
+    /// For workloads with several threads: the machine's cross-core round trip (ns), measured
+    /// beside each launch (`CrossCoreProbe`), launch by launch; tells a slow launch of the
+    /// subject from a slow phase of the machine. Absent for one-thread workloads and in
+    /// reports written before it existed (an optional field: schema 3 still reads).
+    public var launchCrossCoreNs: [Double]?
 
     public init(spec: CaseSpec, subject: SubjectID, status: CaseStatus, reason: String? = nil) {
         self.workload = spec.workload
@@ -231,6 +236,7 @@ public struct CaseResult: Codable, Sendable {
         self.launchSpread = nil
         self.interval = nil
         self.versus = nil
+        self.launchCrossCoreNs = nil
     }
 
     /// `workload` or `workload[variant]`.

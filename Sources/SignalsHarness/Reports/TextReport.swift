@@ -114,6 +114,20 @@ struct ReportTables {
         return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, headers.count - 1] : [0, headers.count - 1])
     }
 
+    /// One line on the machine's cross-core round trip beside the launches of a multi-threaded
+    /// case: its median and range, and how many launches ran while it was over 1.5× that
+    /// median (a slow phase of the machine, not of the subject). Nil without probes.
+    func crossCoreNote(_ rows: [CaseResult]) -> String? {
+        let probes = rows.compactMap(\.launchCrossCoreNs).max { $0.count < $1.count } ?? []
+        guard !probes.isEmpty, let lo = probes.min(), let hi = probes.max() else { return nil }
+        let m = median(probes)
+        let slow = probes.filter { $0 > 1.5 * m }.count
+        var line = "cross-core round trip beside the launches: median \(Fmt.ns(m)) ns"
+        if probes.count > 1 { line += ", \(Fmt.ns(lo))–\(Fmt.ns(hi))" }
+        if slow > 0 { line += "; \(slow) of \(probes.count) launches in a slow phase of the machine (over 1.5× the median)" }
+        return line
+    }
+
     /// The paired columns of one row: figure, interval, launch spread, throughput, ×fastest
     /// (of the figures), the paired ratio to the reference and the verdict.
     func pairedCells(_ r: CaseResult) -> [String] {
@@ -215,6 +229,7 @@ public enum TextReport {
         for (w, rows) in t.byWorkload {
             out += "\n== \(w.rawValue) — \(w.summary) ==\n"
             out += t.throughputTable(rows).text()
+            if let note = t.crossCoreNote(rows) { out += note + "\n" }
             if let l = t.latencyTable(rows) { out += "\n" + l.text() }
             if percentiles {
                 for r in rows {
@@ -253,6 +268,7 @@ public enum MarkdownReport {
         out += "\n## Targets\n\n" + t.targetsTable().markdown()
         for (w, rows) in t.byWorkload {
             out += "\n## \(w.rawValue) — \(w.summary)\n\n" + t.throughputTable(rows).markdown()
+            if let note = t.crossCoreNote(rows) { out += "\n" + note + "\n" }
             if let l = t.latencyTable(rows) { out += "\nLatency (ns):\n\n" + l.markdown() }
         }
         return out

@@ -101,6 +101,9 @@ public struct Runner: Sendable {
             let perLaunch = mine.map { $0.throughput?.repetitionsNsPerOp ?? [] }
             rounds[subject] = perLaunch
             r.launchRounds = perLaunch
+            let probes = mine.compactMap { $0.counters[CrossCoreProbe.counterName] }.map(Double.init)
+            r.launchCrossCoreNs = probes.isEmpty ? nil : probes
+            r.counters[CrossCoreProbe.counterName] = nil
             r.launchSpread = LaunchSpread(values: perLaunch.filter { !$0.isEmpty }.map(median))
             let seed = parameters.seedValue &+ UInt64(subjects.firstIndex(of: subject) ?? 0)
             let figure = PairedStatistics.figure(perLaunch, seed: seed)
@@ -141,7 +144,13 @@ public struct Runner: Sendable {
             for t in trials.shuffled(using: &rng) where !t.failed { _ = t.repeatOnce() }
         }
         for t in trials where !t.failed { t.finish() }
-        return trials.map(\.result)
+        var results = trials.map(\.result)
+        // After the rounds, so the probe never disturbs them; a slow phase of the machine
+        // lasts tens of seconds, far longer than a launch.
+        if spec.workload.runsSeveralThreads, let ns = CrossCoreProbe.roundTripNs() {
+            for i in results.indices { results[i].counters[CrossCoreProbe.counterName] = Int(ns.rounded()) }
+        }
+        return results
     }
 
     /// One subject on one case, honouring its `Support`.

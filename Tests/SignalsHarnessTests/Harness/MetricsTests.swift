@@ -1,3 +1,4 @@
+import Foundation
 import SignalsHarness
 import Testing
 
@@ -73,5 +74,39 @@ struct MetricsTests {
         #expect(stats.send?.count == 100)
         #expect(stats.endToEnd?.count == 100)
         #expect(c.verify(sent: [400, 400]).violations.isEmpty)
+    }
+}
+
+@Suite("cross-core probe")
+struct CrossCoreProbeTests {
+    /// The probe answers on a machine with two CPUs, with a figure a cache line can take (a
+    /// round trip is two line transfers: tens to hundreds of ns; 1 ms would mean the partner
+    /// was not running, which the probe reports as nil rather than as a figure).
+    @Test func measuresARoundTrip() throws {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2 else { return }
+        let ns = try #require(CrossCoreProbe.roundTripNs(roundTrips: 500, batches: 3))
+        #expect(ns > 1 && ns < 1_000_000, "\(ns) ns")
+    }
+
+    /// Each launch's probe travels in the child's counters; the merge keeps them launch by
+    /// launch (and drops the counter), and the report counts launches in a slow phase.
+    @Test func launchesCarryTheirProbeIntoTheReport() {
+        let spec = CaseSpec(workload: .contended, threads: 2)
+        let probes = [50, 60, 380, 55, 52, 58]
+        let launches: [[CaseResult]] = probes.enumerated().map { i, probe in
+            var r = CaseResult(spec: spec, subject: .lockfree, status: .ok)
+            r.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [20 + Double(i), 21, 22])
+            r.counters = [CrossCoreProbe.counterName: probe]
+            return [r]
+        }
+        let merged = Runner.merge(launches: launches, subjects: [.lockfree], spec: spec, parameters: Parameters())
+        #expect(merged.first?.launchCrossCoreNs == probes.map(Double.init))
+        #expect(merged.first?.counters[CrossCoreProbe.counterName] == nil)
+        let machine = MachineInfo(cores: 2, cpuModel: "Test CPU", toolchain: "Swift 6.3", buildConfiguration: "release",
+                                  allocator: "jemalloc", os: "Linux", date: "2026-01-01T00:00:00Z")
+        let text = TextReport.render(BenchReport(machine: machine, parameters: Parameters(), results: merged, targets: []))
+        #expect(text.contains("cross-core round trip beside the launches: median 56.5 ns, 50.0–380"), "\(text)")
+        #expect(text.contains("1 of 6 launches in a slow phase of the machine"))
+        #expect(WorkloadID.contended.runsSeveralThreads && !WorkloadID.sendMap.runsSeveralThreads)
     }
 }

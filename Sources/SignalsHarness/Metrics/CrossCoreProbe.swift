@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// How long a cache line takes to go from one core to another and back, right now.
+///
+/// On this project's 2-core VM the multi-threaded figures have a rare slow mode that lasts tens
+/// of seconds and spans launches: `contended` at 2 threads runs 5–6× slower (mutex about 2×)
+/// while single-thread workloads do not move at all (issue 17, docs/performance.md). That is
+/// the signature of the host placing the VM's two virtual CPUs farther apart (another core
+/// complex, another die): every line the senders and the holder pass between them costs
+/// several times more. This probe measures exactly that quantity beside each launch, so a
+/// report can tell a slow launch of the library from a slow phase of the machine.
+///
+/// Two threads, pinned to the first two CPUs where the platform allows it, bounce one counter
+/// on a line of its own: each waits for the other's increment and answers with its own. The
+/// figure is the median, over batches, of the time per round trip.
+public enum CrossCoreProbe {
+    /// The counter a launch's probe travels in from the child (`CaseResult.counters`).
+    public static let counterName = "crossCoreRoundTripNs"
+
+    /// Median ns per round trip over `batches` batches of `roundTrips`, or nil when fewer than
+    /// two CPUs are available or the partner thread did not answer within 50 ms (it was not
+    /// scheduled: the figure would measure the scheduler, not the caches).
+    public static func roundTripNs(roundTrips: Int = 2_000, batches: Int = 5) -> Double? {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2, roundTrips > 0, batches > 0 else { return nil }
+        let line = PingPongLine()
+        let total = roundTrips * batches
+        let partner = Thread {
+            pinToCPU(1)
+            var expected = 1
+            // Answers every odd value with the next even one, until the last or an abort.
+            while expected < 2 * total {
+                var spins = 0
+                while true {
+                    let v = line.value.load(ordering: .acquiring)
+                    if v == expected { break }
+                    if v < 0 { return }
+                    spins &+= 1
+                    if spins & 0xFFFF == 0 { sched_yield() }
+                }
+                line.value.store(expected + 1, ordering: .releasing)
+                expected += 2
+            }
+        }
+        partner.start()
+        pinToCPU(0)
+        defer { unpin() }
+        var perBatch: [Double] = []
+        var next = 1
+        for _ in 0..<batches {
+            let start = monotonicNanos()
+            for _ in 0..<roundTrips {
+                line.value.store(next, ordering: .releasing)
+                let deadline = monotonicNanos() &+ 50_000_000
+                var spins = 0
+                while line.value.load(ordering: .acquiring) != next + 1 {
+                    spins &+= 1
+                    if spins & 0x3FF == 0 && monotonicNanos() > deadline {
+                        line.value.store(-1, ordering: .releasing)
+                        return nil
+                    }
+                }
+                next += 2
+            }
+            perBatch.append(Double(monotonicNanos() - start) / Double(roundTrips))
+        }
+        return perBatch.sorted()[perBatch.count / 2]
+    }
+
+    /// The counter, with a cache line to itself on each side.
+    final class PingPongLine: @unchecked Sendable {
+        let padBefore: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+        let value = Atomic<Int>(0)
+        let padAfter: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    /// Pins the calling thread to one CPU (Linux); elsewhere a no-op, and the figure then
+    /// includes wherever the scheduler put the two threads.
+    static func pinToCPU(_ cpu: Int) {
+        #if os(Linux)
+        var set = cpu_set_t()
+        withUnsafeMutableBytes(of: &set) { bytes in
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            bytes[cpu / 8] |= UInt8(1 << (cpu % 8))
+        }
+        setAffinity(&set)
+        #endif
+    }
+
+    #if os(Linux)
+    /// glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's Glibc module
+    /// does not define: look the symbol up instead.
+    typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+    nonisolated(unsafe) static let setAffinityFunction: SetAffinity? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return nil }
+        return unsafeBitCast(symbol, to: SetAffinity.self)
+    }()
+
+    static func setAffinity(_ set: inout cpu_set_t) {
+        guard let f = setAffinityFunction else { return }
+        withUnsafeBytes(of: &set) { _ = f(0, $0.count, $0.baseAddress!) }
+    }
+    #endif
+
+    /// Lets the calling thread run on every CPU again.
+    static func unpin() {
+        #if os(Linux)
+        var set = cpu_set_t()
+        let cpus = ProcessInfo.processInfo.processorCount
+        withUnsafeMutableBytes(of: &set) { bytes in
+            bytes.initializeMemory(as: UInt8.self, repeating: 0)
+            for cpu in 0..<min(cpus, bytes.count * 8) { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
+        }
+        setAffinity(&set)
+        #endif
+    }
+}
+
+extension WorkloadID {
+    /// Whether the workload's figure depends on lines moving between cores (several threads
+    /// send, or one sends while another subscribes), so each launch is measured with
+    /// `CrossCoreProbe` beside it.
+    public var runsSeveralThreads: Bool {
+        switch self {
+        case .contended, .mutation, .churn, .reentrant: return true
+        case .send, .sendMap, .chain, .fanout, .hop: return false
+        }
+    }
+}
