@@ -367,14 +367,19 @@ import Darwin
     func pop() -> Element? {
         typealias Block = QueueBlock<Element>
         let position = head
-        if position >= knownTail {
-            knownTail = tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed
-            if position >= knownTail { return nil }
-        }
         let offset = position & Block.positionMask
         let block = headBlock
         let ready = block.ready(offset)
+        // The slot's own flag first: set means published (flags are reset only when a block is
+        // recycled, and `head` never points below a published slot), so the holder takes it
+        // without reading `tail`. Reading `tail` per element would pull the line every producer
+        // CASes back to the holder's core once per element: each producer's next CAS would
+        // then wait for a cache-line transfer.
         if ready.pointee.load(ordering: .acquiring) == 0 {
+            if position >= knownTail {
+                knownTail = tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed
+                if position >= knownTail { return nil }
+            }
             // Claimed but not yet written: wait for it (see the type's comment).
             var spins = 0
             repeat { spins = spinWait(spins) } while ready.pointee.load(ordering: .acquiring) == 0
