@@ -73,6 +73,9 @@ final class NodeControl: @unchecked Sendable {
 
     @usableFromInline init(_ work: @escaping () -> Void) { self.work = work }
 
+    /// Whether the holder has performed this control (its effects are then visible).
+    @usableFromInline var isFinished: Bool { finished.load(ordering: .acquiring) }
+
     /// How long `wait` spins on the flag before it parks, in nanoseconds: a few deliveries'
     /// worth (one delivery to ten subscribers takes well under a microsecond here), so a
     /// holder that is running finishes within it.
@@ -339,10 +342,13 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     // MARK: Graph changes
 
-    /// Runs `work` while holding the node, in line with values. Returns once it has run,
-    /// except when called by the thread that holds the node right now (from inside a
-    /// delivery), or on a node with an asynchronous context: then it runs after the current
-    /// delivery and this returns at once, since waiting would deadlock.
+    /// Runs `work` while holding the node, in line with values. Returns once it has run (on
+    /// this thread, or on the thread holding the node, which this one waits for; also when
+    /// this thread drained the node and handed it over before reaching `work`), except when
+    /// called by the thread that holds the node right now (from inside a delivery), or on a
+    /// node with an asynchronous context: then it runs after the current delivery and this
+    /// returns at once, since waiting would deadlock. It also returns at once where waiting
+    /// would close a cycle of threads (`WaitRegistry`); `work` then runs later, in line.
     @inlinable
     func perform(_ work: @escaping () -> Void) {
         if variant == .lockFree {
@@ -381,6 +387,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             if !q.releaseIfIdle() { drain(q) }
         case .enqueuedAndClaimed:
             drain(q)
+            // This thread took the node with the change queued behind a backlog (it took a
+            // holder's handoff offer, or found the node idle), and a drain that goes past the
+            // handoff budget may hand the node on before it reaches the change. The change is
+            // then still queued for the new holder: wait for it as in `.enqueued` (this thread
+            // holds the node no more). Without this wait `capture()` could return before a
+            // multi's cache was replayed to it, and a subscription before its branch was
+            // attached (docs/stress.md, "capture() racing a flooding sender"). Graph changes
+            // only: values never come here.
+            if waiting && !reentrant, let c = queued, !c.isFinished { c.wait { q.holderToken } }
         case .enqueued:
             if waiting && !reentrant { queued?.wait { q.holderToken } }
         }

@@ -6,6 +6,22 @@ extension Signal {
     /// Values that arrive later are held until the capture is subscribed or bound, then
     /// released in order.
     ///
+    /// The activation values are those of the point where the capture joined the stream, also
+    /// while another thread is sending: a multi's cache is replayed to a new branch in line with
+    /// the values, by whichever thread holds the multi's node, and `capture()` waits until that
+    /// has happened (behind the values queued before it, never for values sent after it; it
+    /// spins briefly, then parks until the holder is done). What follows the activation values
+    /// is held, so nothing is lost or repeated between them and the subscriber's values.
+    ///
+    /// Two cases cannot wait, and there the cached values come instead as the first held values
+    /// (`values` is empty; the subscriber still gets them first, in order, once):
+    /// - called from inside a delivery of the very node it joins (a handler of the multi being
+    ///   captured, on the thread holding it): the join runs after the current delivery;
+    /// - called from inside a delivery on another node, where waiting for this node's holder
+    ///   would close a cycle of threads each waiting for the next (`WaitRegistry`). Otherwise a
+    ///   capture from inside a delivery waits for this node's holder, as a subscription made
+    ///   there does (a wait that cannot deadlock).
+    ///
     /// - Returns: the capture; it takes this signal's single output (or a branch of a multi).
     public func capture() -> SignalCapture<T> {
         SignalCapture(signal: self)
@@ -43,7 +59,10 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
             held.activationReplays = [.failure(.other(SignalBindError.duplicate))]
         }
         // Whatever arrived during activation is the activation's; it is handed over in line
-        // with deliveries, so nothing that arrives later is mixed in.
+        // with deliveries, so nothing that arrives later is mixed in. A cache replayed by
+        // another thread (the one holding the multi's node) has arrived by now: attaching the
+        // branch waited for that thread to run it (`SignalNode.perform`), except in the two
+        // cases `capture()` documents, where it is filed with the held values instead.
         var activationResults: [Result<T, SignalEnd>] = []
         node.perform {
             activationResults = held.activationReplays

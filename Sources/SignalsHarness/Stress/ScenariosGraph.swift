@@ -570,6 +570,7 @@ public enum StressCatalogue {
             LoopBindRaceScenario(),
             StateResetRaceScenario(),
             RebindGenerationScenario(),
+            CaptureActivationScenario(),
         ]
     }
 }

@@ -65,6 +65,7 @@ public enum StressCheck {
     public static let staleInput = "stale input accepted a value"
     public static let activationOrder = "activation callbacks out of order"
     public static let setupFailed = "graph setup failed"
+    public static let activationNotCaptured = "activation value not captured"
 }
 
 /// What an arbiter tolerates when checking one stream.

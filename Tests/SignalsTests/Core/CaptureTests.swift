@@ -209,4 +209,54 @@ import Testing
         #expect(c.events == [.value(1), .value(2), .value(3)])
         #expect(out.isClosed)
     }
+
+    /// A capture made from inside a handler of the multi it captures (re-entrant, on the
+    /// thread holding the multi's node) does not wait for that node: its join runs after the
+    /// current delivery, so `values` is empty and the cached value comes first among the held
+    /// values, then the later ones, in order and once.
+    @Test(arguments: DeliveryVariant.allCases)
+    func captureInsideAHandlerOfTheSameMultiHoldsTheCache(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        let made = Shared<SignalCapture<Int>?>(nil)
+        let out = multi.subscribeValues { v in
+            if v == 2 { made.value = multi.capture() }
+        }
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        guard let capture = made.value else {
+            Issue.record("the handler made no capture")
+            return
+        }
+        #expect(capture.values == [])
+        #expect(capture.end == nil)
+        let c = Collector<Int>()
+        let sub = capture.subscribe(c.handler)
+        #expect(c.events == [.value(2), .value(3)])
+        input.send(value: 4)
+        #expect(c.events == [.value(2), .value(3), .value(4)])
+        sub.cancel()
+        out.cancel()
+        made.value = nil
+    }
+
+    /// A capture made from inside a delivery on another node takes its activation values
+    /// synchronously, like one made outside any delivery (the multi's node is idle here).
+    @Test(arguments: DeliveryVariant.allCases)
+    func captureInsideADeliveryOnAnotherNode(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
+        input.send(value: 1)
+        let (other, otherSignal) = Signal<Int>.create(delivery: variant)
+        let made = Shared<SignalCapture<Int>?>(nil)
+        let out = otherSignal.subscribeValues { _ in made.value = multi.capture() }
+        other.send(value: 0)
+        #expect(made.value?.values == [1])
+        input.send(value: 2)
+        let c = Collector<Int>()
+        let sub = made.value?.subscribe(c.handler)
+        #expect(c.events == [.value(2)])
+        sub?.cancel()
+        out.cancel()
+        made.value = nil
+    }
 }

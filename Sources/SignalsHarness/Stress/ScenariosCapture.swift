@@ -1,0 +1,153 @@
+// `capture-activation`: `capture()` of a `continuous()` multi racing a sender that floods it.
+//
+// A capture takes its activation values synchronously (CwlSignal's article): the multi's
+// cached latest value must be in `capture.values` when `capture()` returns, even while another
+// thread holds the multi's node, and what the capture's subscriber then receives must continue
+// from it with no gap and no repeat. Before the fix a capture sometimes returned before the
+// holder had replayed the cache to it (its wait for the holder was skipped when it had taken
+// over the node by a handoff and handed it on again before reaching its own join), and the
+// cached value arrived as the first held value instead: `values` was empty.
+
+import Signals
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// T−1 threads capture a `continuous()` over and over while one thread floods it with 1, 2, 3, …
+///
+/// A permanent branch whose handler is perturbed (yields and spins) slows whichever thread holds
+/// the multi's node, so values queue behind it and holders drain past the handoff budget and
+/// hand the node over: the capturing thread's join then runs in line behind a backlog, on
+/// whichever thread holds the node when it gets there. Half the captures are of a `map` of the
+/// multi, which records the thread that replays the cache (reported as INTERESTING when it was
+/// not the capturing thread, to show the contended path was taken).
+///
+/// Arbiter, per capture: exactly one activation value (the cache is never empty: 0 is sent
+/// before the actors start); it, followed by what the capture's subscriber received before
+/// `cancel()`, is a run of consecutive integers (nothing lost, repeated or reordered across the
+/// hand-over from activation to held to live values); the subscriber receives at least one
+/// value while the sender keeps sending.
+public struct CaptureActivationScenario: StressScenario {
+    public init() {}
+    public var name: String { "capture-activation" }
+    public var summary: String { "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run" }
+    public var acceptableName: String { "activation value captured, then consecutive values, once" }
+
+    /// The thread token of the first call of a capture's map stage (the cache replay).
+    final class ReplayThread: @unchecked Sendable {
+        // Unchecked: behind the lock.
+        let token = StressLock<UInt?>(nil)
+    }
+
+    static func threadToken() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let rounds = max(8, it.operations / 4)
+        let capturers = max(1, it.threads - 1)
+        let findings = StressLock<[StressFinding]>([])
+        let replayedElsewhere = StressCounter(0)
+        let capturersLeft = StressCounter(capturers)
+        let stop = Atomic<Bool>(false)
+        do {
+            let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
+            it.track(input, "input")
+            it.track(multi, "multi")
+            // The cache holds a value before anyone captures: every capture has one.
+            _ = input.send(value: 0)
+            let shared = it.shared
+            let permanent = multi.subscribeValues { _ in shared.perturb() }
+            it.runActors(capturers + 1) { a, rng in
+                if a == 0 {
+                    var v = 1
+                    while !stop.load(ordering: .relaxed) {
+                        _ = input.send(value: v)
+                        v += 1
+                        if v & 1023 == 0 {
+                            it.progress(a, v)
+                            rng.perturb()
+                        }
+                    }
+                    return
+                }
+                defer {
+                    if capturersLeft.value.subtract(1, ordering: .relaxed).newValue == 0 {
+                        stop.store(true, ordering: .relaxed)
+                    }
+                }
+                for k in 0..<rounds {
+                    let replay = ReplayThread()
+                    let me = Self.threadToken()
+                    let capture: SignalCapture<Int>
+                    if k & 1 == 0 {
+                        capture = multi.capture()
+                    } else {
+                        capture = multi.map { v -> Int in
+                            replay.token.withLock { t in if t == nil { t = Self.threadToken() } }
+                            return v
+                        }.capture()
+                    }
+                    it.track(capture, "capture")
+                    let captured = capture.values
+                    if let t = replay.token.withLock({ $0 }), t != me { _ = replayedElsewhere.next() }
+                    rng.perturb()
+                    let received = StressLock<[Int]>([])
+                    let output = capture.subscribeValues { v in
+                        received.withLock { $0.append(v) }
+                        shared.perturb()
+                    }
+                    // The sender keeps sending until every capturer is done: values must come.
+                    let deadline = monotonicNanos() + 10_000_000_000
+                    var polls = 0
+                    while received.withLock({ $0.count }) < 2 && monotonicNanos() < deadline {
+                        polls += 1
+                        if polls < 100 { sched_yield() } else { usleep(50) }
+                    }
+                    rng.hold()
+                    output.cancel()
+                    // Nothing is delivered after cancel() returns: this is all it got.
+                    let live = received.withLock { $0 }
+                    let who = "capturer \(a) round \(k)\(k & 1 == 0 ? "" : " (through map)")"
+                    var found: [StressFinding] = []
+                    if captured.count != 1 {
+                        found.append(.forbidden(
+                            StressCheck.activationNotCaptured,
+                            "\(who): capture.values \(captured), then \(live.prefix(6))…"))
+                    }
+                    if live.isEmpty {
+                        found.append(.forbidden(
+                            StressCheck.lost, "\(who): nothing reached the subscriber in 10 s while the sender kept sending"))
+                    }
+                    let run = captured + live
+                    if let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) {
+                        let name = run[i] <= run[i - 1] ? StressCheck.duplicate : StressCheck.lost
+                        let from = max(0, i - 3)
+                        found.append(.forbidden(
+                            name, "\(who): captured \(captured), then …\(run[from..<min(run.count, i + 3)])… (at \(i))"))
+                    }
+                    if !found.isEmpty { findings.withLock { $0 += found } }
+                    it.progress(a, k)
+                }
+            }
+            withExtendedLifetime(permanent) {}
+            permanent.cancel()
+        }
+        var all = findings.withLock { $0 }
+        let elsewhere = replayedElsewhere.load
+        if elsewhere > 0 {
+            all.append(.interesting(
+                "cache replayed by the thread holding the multi, not the capturer",
+                "\(elsewhere) of \(rounds / 2 * capturers) mapped captures"))
+        }
+        return all
+    }
+}
