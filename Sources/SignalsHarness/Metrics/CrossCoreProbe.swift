@@ -96,7 +96,7 @@ public enum CrossCoreProbe {
     /// glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's Glibc module
     /// does not define: look the symbol up instead.
     typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-    nonisolated(unsafe) static let setAffinityFunction: SetAffinity? = {
+    static let setAffinityFunction: SetAffinity? = {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return nil }
         return unsafeBitCast(symbol, to: SetAffinity.self)
     }()
