@@ -73,9 +73,6 @@ final class NodeControl: @unchecked Sendable {
 
     @usableFromInline init(_ work: @escaping () -> Void) { self.work = work }
 
-    /// Whether the holder has performed this control (its effects are then visible).
-    @usableFromInline var isFinished: Bool { finished.load(ordering: .acquiring) }
-
     /// How long `wait` spins on the flag before it parks, in nanoseconds: a few deliveries'
     /// worth (one delivery to ten subscribers takes well under a microsecond here), so a
     /// holder that is running finishes within it.
@@ -394,8 +391,8 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             // holds the node no more). Without this wait `capture()` could return before a
             // multi's cache was replayed to it, and a subscription before its branch was
             // attached (docs/stress.md, "capture() racing a flooding sender"). Graph changes
-            // only: values never come here.
-            if waiting && !reentrant, let c = queued, !c.isFinished { c.wait { q.holderToken } }
+            // only: values never come here. (`wait` returns at once when the change has run.)
+            fallthrough
         case .enqueued:
             if waiting && !reentrant { queued?.wait { q.holderToken } }
         }

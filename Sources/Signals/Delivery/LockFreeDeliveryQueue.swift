@@ -173,8 +173,8 @@ import Darwin
         // Caught up: go through the claim word at once. (A spin of 64 looks for more first,
         // kept before issue 17 so a busy pair would keep one drainer, made contended at 2
         // threads slower once `pop` stopped reading `tail` per element: 0.915 [0.891–0.945]
-        // without it, paired; 0.84 in the host's slow phase. Looking for more polls the very
-        // line the producer is writing next, so each look costs that producer a transfer.)
+        // without it, paired (issue 17). Looking for more polls the very line the producer is
+        // writing next, so each look costs that producer a transfer.)
         var word = claim.load(ordering: .relaxed)
         while true {
             if word & 1 == 0 {

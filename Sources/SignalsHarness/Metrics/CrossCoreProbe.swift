@@ -31,7 +31,7 @@ public enum CrossCoreProbe {
         let line = PingPongLine()
         let total = roundTrips * batches
         let partner = Thread {
-            pinToCPU(1)
+            pin(to: 1..<2)
             var expected = 1
             // Answers every odd value with the next even one, until the last or an abort.
             while expected < 2 * total {
@@ -48,8 +48,8 @@ public enum CrossCoreProbe {
             }
         }
         partner.start()
-        pinToCPU(0)
-        defer { unpin() }
+        pin(to: 0..<1)
+        defer { pin(to: 0..<ProcessInfo.processInfo.processorCount) }
         var perBatch: [Double] = []
         var next = 1
         for _ in 0..<batches {
@@ -69,7 +69,7 @@ public enum CrossCoreProbe {
             }
             perBatch.append(Double(monotonicNanos() - start) / Double(roundTrips))
         }
-        return perBatch.sorted()[perBatch.count / 2]
+        return median(perBatch)
     }
 
     /// The counter, with a cache line to itself on each side.
@@ -79,16 +79,17 @@ public enum CrossCoreProbe {
         let padAfter: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
     }
 
-    /// Pins the calling thread to one CPU (Linux); elsewhere a no-op, and the figure then
-    /// includes wherever the scheduler put the two threads.
-    static func pinToCPU(_ cpu: Int) {
+    /// Lets the calling thread run only on `cpus` (Linux; `0..<processorCount` undoes a pin);
+    /// elsewhere a no-op, and the figure then includes wherever the scheduler put the threads.
+    static func pin(to cpus: Range<Int>) {
         #if os(Linux)
+        guard let setAffinity = setAffinityFunction else { return }
         var set = cpu_set_t()
         withUnsafeMutableBytes(of: &set) { bytes in
             bytes.initializeMemory(as: UInt8.self, repeating: 0)
-            bytes[cpu / 8] |= UInt8(1 << (cpu % 8))
+            for cpu in cpus.clamped(to: 0..<bytes.count * 8) { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
+            _ = setAffinity(0, bytes.count, UnsafeRawPointer(bytes.baseAddress!))
         }
-        setAffinity(&set)
         #endif
     }
 
@@ -100,25 +101,7 @@ public enum CrossCoreProbe {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return nil }
         return unsafeBitCast(symbol, to: SetAffinity.self)
     }()
-
-    static func setAffinity(_ set: inout cpu_set_t) {
-        guard let f = setAffinityFunction else { return }
-        withUnsafeBytes(of: &set) { _ = f(0, $0.count, $0.baseAddress!) }
-    }
     #endif
-
-    /// Lets the calling thread run on every CPU again.
-    static func unpin() {
-        #if os(Linux)
-        var set = cpu_set_t()
-        let cpus = ProcessInfo.processInfo.processorCount
-        withUnsafeMutableBytes(of: &set) { bytes in
-            bytes.initializeMemory(as: UInt8.self, repeating: 0)
-            for cpu in 0..<min(cpus, bytes.count * 8) { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
-        }
-        setAffinity(&set)
-        #endif
-    }
 }
 
 extension WorkloadID {
