@@ -105,6 +105,12 @@ struct AllocationCounterTests {
 
     /// The harness path: a run context on the interposer counts allocations its sender
     /// threads make inside the measured interval.
+    ///
+    /// The count is process-wide, and other suites run in parallel in this process: one
+    /// interval in a fresh-clone CI run counted 69,643 for the 200 made here. So every attempt
+    /// must count all 200 (nothing missed), and at least one of up to 5 attempts must also stay
+    /// within 200 + 20,000 (an over-count of the interposer itself would be in every attempt;
+    /// another suite's allocations are not). The loop ends at the first such attempt.
     @Test func runContextCountsSenderThreads() throws {
         let meter = try #require(AllocationMeter.interposer())
         struct Allocating: ValueSender {
@@ -115,11 +121,17 @@ struct AllocationCounterTests {
         let slots = (0..<2).map { _ in UnsafeMutablePointer<Payload?>.allocate(capacity: per) }
         for s in slots { s.initialize(repeating: nil, count: per) }
         defer { for s in slots { s.deinitialize(count: per); s.deallocate() } }
-        let ctx = RunContext(spec: CaseSpec(workload: .contended, variant: "2 threads", threads: 2), operations: 2 * per, meter: meter)
-        ctx.runSenders(threads: 2, perThread: per) { Allocating(slots: slots[$0]) }
-        ctx.stopClock()
-        let counted = ctx.allocationsCounted?.count ?? 0
-        #expect(counted >= UInt64(2 * per) && counted < UInt64(2 * per) + 20_000, "counted \(counted) of \(2 * per)")
+        var counts: [UInt64] = []
+        for _ in 0..<5 {
+            let ctx = RunContext(spec: CaseSpec(workload: .contended, variant: "2 threads", threads: 2), operations: 2 * per, meter: meter)
+            ctx.runSenders(threads: 2, perThread: per) { Allocating(slots: slots[$0]) }
+            ctx.stopClock()
+            let counted = ctx.allocationsCounted?.count ?? 0
+            counts.append(counted)
+            #expect(counted >= UInt64(2 * per), "counted \(counted) of \(2 * per)")
+            if counted < UInt64(2 * per) + 20_000 { break }
+        }
+        #expect(counts.contains { $0 >= UInt64(2 * per) && $0 < UInt64(2 * per) + 20_000 }, "counted \(counts) of \(2 * per)")
     }
 }
 /// Not optimized, so that release builds keep the allocations (LLVM removes a malloc whose
