@@ -24,8 +24,8 @@ import Darwin
 /// flag was set is delivered by its own thread before the holder reaches the end.
 ///
 /// **Queue.** A multi-producer, single-consumer queue of fixed-size blocks (`QueueBlock`):
-/// producers claim a slot by CAS on `tail`, write it and publish it with a per-slot ready flag;
-/// the holder reads from `head`, which only it touches. Blocks are recycled through a one-block
+/// producers claim a slot by CAS on `tail`, write it and publish it by storing its position
+/// in the slot's stamp; the holder reads from `head`, which only it touches. Blocks are recycled through a one-block
 /// spare, so steady-state traffic allocates nothing.
 ///
 /// **Ordering trap.** When the holder finds a slot claimed but not yet written, it waits for it
@@ -36,9 +36,13 @@ import Darwin
 /// queued element then pays a read-modify-write where a plain store sufficed: measured 1.47×
 /// [1.44–1.50] slower on contended at 2 threads (issue 17, docs/performance.md), so not kept.
 ///
-/// The ready flags are reset a block at a time, when the holder leaves a block (all its slots
-/// taken), not per element: the holder then never writes the lines producers publish on
-/// (contended at 2 threads 0.923× [0.917–0.932] of the per-element reset, issue 17).
+/// **Stamps, not flags.** Each slot carries its own publication stamp (its position + 1) on the
+/// same cache line as its element, so a published element costs the holder one line, and
+/// producers publishing neighbouring slots do not all write one shared line of flags. Positions
+/// only grow, so a recycled block's old stamps never match a new position: nothing is reset,
+/// and the holder never writes a line that producers publish on. On a 16-core Xeon, the
+/// flag-array layout's floor (a C model of this queue) was 104–143 ns per value from 2 to 16
+/// threads and the in-slot layout's 45–89 (issue 17, docs/performance.md).
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
@@ -95,7 +99,7 @@ import Darwin
         while position < end {
             let offset = position & QueueBlock<Element>.positionMask
             if offset == QueueBlock<Element>.capacity { position &+= 1; continue }
-            if block.ready(offset).pointee.load(ordering: .acquiring) != 0 {
+            if block.stamp(offset).pointee.load(ordering: .acquiring) == QueueBlock<Element>.stamp(for: position) {
                 block.slot(offset).deinitialize(count: 1)
             }
             if offset == QueueBlock<Element>.capacity - 1 {
@@ -319,15 +323,11 @@ import Darwin
     @inlinable
     func push(_ element: consuming Element, kind: QueueElementKind) -> Bool {
         typealias Block = QueueBlock<Element>
-        var prepared: UInt = 0
         var position = tail.load(ordering: .acquiring)
         var spins = 0
         let closing = kind == .end ? Self.tailClosed : 0
         while true {
-            if kind == .value && position & Self.tailClosed != 0 {
-                if prepared != 0 { giveBack(prepared) }
-                return false
-            }
+            if kind == .value && position & Self.tailClosed != 0 { return false }
             let offset = position & Block.positionMask
             if offset == Block.capacity {
                 // Another producer is installing the next block.
@@ -336,9 +336,6 @@ import Darwin
                 continue
             }
             let block = Block(address: tailBlock.load(ordering: .acquiring))
-            if offset == Block.capacity - 1 && prepared == 0 {
-                prepared = takeBlock()
-            }
             let (won, now) = tail.compareExchange(
                 expected: position, desired: (position &+ 1) | closing, ordering: .sequentiallyConsistent)
             if won {
@@ -346,15 +343,17 @@ import Darwin
                     // This producer took the last slot: it installs the next block before it
                     // publishes its element, so the holder finds `next` set once it reaches here.
                     // (Other producers wait for this store, so the closed bit cannot change
-                    // in between.)
+                    // in between.) The block is taken only now, by the one winner: taken before
+                    // the CAS, every producer racing for the last slot took one, and all but
+                    // one were freed again: 0.047 allocations per value at 16 threads, where
+                    // one block per 127 values is the most a growing backlog needs (issue 17).
+                    let prepared = takeBlock()
                     tailBlock.store(prepared, ordering: .releasing)
                     tail.store((position &+ 2) | closing, ordering: .sequentiallyConsistent)
                     block.next.pointee.store(prepared, ordering: .releasing)
-                    prepared = 0
                 }
                 block.slot(offset).initialize(to: element)
-                block.ready(offset).pointee.store(1, ordering: .releasing)
-                if prepared != 0 { giveBack(prepared) }
+                block.stamp(offset).pointee.store(Block.stamp(for: position), ordering: .releasing)
                 return true
             }
             position = now
@@ -367,20 +366,21 @@ import Darwin
         let position = head
         let offset = position & Block.positionMask
         let block = headBlock
-        let ready = block.ready(offset)
-        // The slot's own flag first: set means published (flags are reset only when a block is
-        // recycled, and `head` never points below a published slot), so the holder takes it
-        // without reading `tail`. Reading `tail` per element would pull the line every producer
-        // CASes back to the holder's core once per element: each producer's next CAS would
-        // then wait for a cache-line transfer.
-        if ready.pointee.load(ordering: .acquiring) == 0 {
+        let stamp = block.stamp(offset)
+        let published = Block.stamp(for: position)
+        // The slot's own stamp first: this position's stamp means published (a recycled block's
+        // stamps are all of lower positions), so the holder takes it without reading `tail`.
+        // Reading `tail` per element would pull the line every producer CASes back to the
+        // holder's core once per element: each producer's next CAS would then wait for a
+        // cache-line transfer.
+        if stamp.pointee.load(ordering: .acquiring) != published {
             if position >= knownTail {
                 knownTail = tail.load(ordering: .sequentiallyConsistent) & ~Self.tailClosed
                 if position >= knownTail { return nil }
             }
             // Claimed but not yet written: wait for it (see the type's comment).
             var spins = 0
-            repeat { spins = spinWait(spins) } while ready.pointee.load(ordering: .acquiring) == 0
+            repeat { spins = spinWait(spins) } while stamp.pointee.load(ordering: .acquiring) != published
         }
         let element = block.slot(offset).move()
         if offset == Block.capacity - 1 {
@@ -390,11 +390,9 @@ import Darwin
                 spins = spinWait(spins)
                 next = block.next.pointee.load(ordering: .acquiring)
             }
+            // Every slot of the block was published and taken: nobody else touches it now.
+            // (`giveBack` publishes this reset to the producer that takes the block next.)
             block.next.pointee.store(0, ordering: .relaxed)
-            // Every slot of the block was published and taken: nobody else touches it now, so
-            // its ready flags are reset here at once (`giveBack` publishes the reset), and the
-            // holder never writes the line that producers publish on.
-            block.resetReadyFlags()
             headBlock = Block(address: next)
             head = position &+ 2
             giveBack(block.address)
@@ -479,8 +477,9 @@ func spinWait(_ spins: Int) -> Int {
     return spins &+ 1
 }
 
-/// One block of the lock-free queue, in a single raw allocation:
-/// `[next: Atomic<UInt>][ready: capacity × Atomic<UInt8>][slots: capacity × Element]`.
+/// One block of the lock-free queue, in a single raw allocation: the `next` link on a cache
+/// line of its own, then `capacity` slots of `slotStride` bytes, each
+/// `[stamp: Atomic<Int>][element]`.
 ///
 /// Positions count `capacity + 1` per block: the extra value marks "the next block is being
 /// installed", so producers never need a second counter.
@@ -489,13 +488,34 @@ struct QueueBlock<Element> {
     @usableFromInline static var capacity: Int { 127 }
     @usableFromInline static var positionMask: Int { 127 }
 
-    @usableFromInline static var readyOffset: Int { MemoryLayout<Atomic<UInt>>.stride }
-    @usableFromInline static var slotsOffset: Int {
-        let raw = readyOffset + capacity * MemoryLayout<Atomic<UInt8>>.stride
-        let align = max(MemoryLayout<Element>.alignment, 16)
-        return (raw + align - 1) & ~(align - 1)
+    /// The element's offset in its slot, after the stamp.
+    @usableFromInline static var elementOffset: Int {
+        max(MemoryLayout<Atomic<Int>>.stride, MemoryLayout<Element>.alignment)
     }
-    @usableFromInline static var byteCount: Int { slotsOffset + capacity * MemoryLayout<Element>.stride }
+    /// A slot's size: a power of two up to a cache line, so no slot straddles two lines and a
+    /// stamp is always on its element's line; whole lines beyond that.
+    @usableFromInline static var slotStride: Int {
+        let raw = elementOffset + MemoryLayout<Element>.size
+        if raw <= 64 {
+            var stride = 16
+            while stride < raw { stride <<= 1 }
+            return max(stride, MemoryLayout<Element>.alignment)
+        }
+        let unit = max(64, MemoryLayout<Element>.alignment)
+        return (raw + unit - 1) / unit * unit
+    }
+    /// The `next` link has the first line to itself: the holder reads it once per block and
+    /// the producer that installs the next block writes it, neither per element.
+    @usableFromInline static var slotsOffset: Int { max(64, MemoryLayout<Element>.alignment) }
+    @usableFromInline static var byteCount: Int { slotsOffset + capacity * slotStride }
+    @usableFromInline static var alignment: Int { max(MemoryLayout<Element>.alignment, 64) }
+
+    /// The stamp that says the slot of `position` is published (the closed bit ignored); never
+    /// 0, the stamp of a slot never written.
+    @inlinable @inline(__always)
+    static func stamp(for position: Int) -> Int {
+        (position & ~LockFreeDeliveryQueue<Element>.tailClosed) &+ 1
+    }
 
     @usableFromInline let base: UnsafeMutableRawPointer
 
@@ -509,28 +529,23 @@ struct QueueBlock<Element> {
         base.assumingMemoryBound(to: Atomic<UInt>.self)
     }
 
-    @inlinable func ready(_ i: Int) -> UnsafeMutablePointer<Atomic<UInt8>> {
-        (base + Self.readyOffset).assumingMemoryBound(to: Atomic<UInt8>.self) + i
+    @inlinable func stamp(_ i: Int) -> UnsafeMutablePointer<Atomic<Int>> {
+        (base + Self.slotsOffset + i &* Self.slotStride).assumingMemoryBound(to: Atomic<Int>.self)
     }
 
     @inlinable func slot(_ i: Int) -> UnsafeMutablePointer<Element> {
-        (base + Self.slotsOffset).assumingMemoryBound(to: Element.self) + i
+        (base + Self.slotsOffset + i &* Self.slotStride + Self.elementOffset).assumingMemoryBound(to: Element.self)
     }
 
     @usableFromInline static func allocate() -> QueueBlock {
-        let raw = UnsafeMutableRawPointer.allocate(
-            byteCount: byteCount, alignment: max(MemoryLayout<Element>.alignment, 64))
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: alignment)
         raw.bindMemory(to: Atomic<UInt>.self, capacity: 1).initialize(to: Atomic(0))
-        let flags = (raw + readyOffset).bindMemory(to: Atomic<UInt8>.self, capacity: capacity)
-        for i in 0..<capacity { (flags + i).initialize(to: Atomic(0)) }
-        _ = (raw + slotsOffset).bindMemory(to: Element.self, capacity: capacity)
+        for i in 0..<capacity {
+            let slot = raw + slotsOffset + i * slotStride
+            slot.bindMemory(to: Atomic<Int>.self, capacity: 1).initialize(to: Atomic(0))
+            _ = (slot + elementOffset).bindMemory(to: Element.self, capacity: 1)
+        }
         return QueueBlock(address: UInt(bitPattern: raw))
-    }
-
-    /// Clears every ready flag, for a block about to be recycled. Only for a block no other
-    /// thread can reach (all its slots were published and taken).
-    @inlinable func resetReadyFlags() {
-        for i in 0..<Self.capacity { ready(i).pointee.store(0, ordering: .relaxed) }
     }
 
     @usableFromInline func deallocate() {
