@@ -41,8 +41,9 @@ import Darwin
 /// producers publishing neighbouring slots do not all write one shared line of flags. Positions
 /// only grow, so a recycled block's old stamps never match a new position: nothing is reset,
 /// and the holder never writes a line that producers publish on. On a 16-core Xeon, the
-/// flag-array layout's floor (a C model of this queue) was 104–143 ns per value from 2 to 16
-/// threads and the in-slot layout's 45–89 (issue 17, docs/performance.md).
+/// flag-array layout's floor (`scripts/mpsc-floor.c`, a C model of this queue) was 99–144 ns
+/// per value from 1 to 15 producers and the in-slot layout's 60–98; the queue itself went from
+/// 142 to 90.5 ns at 2 threads, paired, with this change alone (issue 17, docs/performance.md).
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 

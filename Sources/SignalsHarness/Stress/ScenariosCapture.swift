@@ -34,6 +34,8 @@ import Darwin
 public struct CaptureActivationScenario: StressScenario {
     public init() {}
     public var name: String { "capture-activation" }
+    /// How far the sender may run ahead of the permanent branch: four handoff budgets.
+    static var maxBacklog: Int { 4_096 }
     public var summary: String { "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run" }
     public var acceptableName: String { "activation value captured, then consecutive values, once" }
 
@@ -65,11 +67,22 @@ public struct CaptureActivationScenario: StressScenario {
             // The cache holds a value before anyone captures: every capture has one.
             _ = input.send(value: 0)
             let shared = it.shared
-            let permanent = multi.subscribeValues { _ in shared.perturb() }
+            // Values the permanent branch has taken: the sender stays at most `maxBacklog`
+            // ahead of it. Unbounded, the flood outran a perturbed holder under `--load 2` (a
+            // yield per value hands the core to a busy thread) and queued hundreds of
+            // thousands of values ahead of a capturer's join and cancel, which then waited
+            // behind all of them for longer than the watchdog: a backlog, not a deadlock.
+            let taken = StressCounter(0)
+            let permanent = multi.subscribeValues { _ in
+                taken.value.add(1, ordering: .relaxed)
+                shared.perturb()
+            }
             it.runActors(capturers + 1) { a, rng in
                 if a == 0 {
                     var v = 1
                     while !stop.load(ordering: .relaxed) {
+                        // Several handoff budgets of backlog still make holders hand over.
+                        while v &- taken.load > Self.maxBacklog && !stop.load(ordering: .relaxed) { sched_yield() }
                         _ = input.send(value: v)
                         v += 1
                         if v & 1023 == 0 {
