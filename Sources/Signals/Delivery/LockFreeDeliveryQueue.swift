@@ -25,8 +25,8 @@ import Darwin
 ///
 /// **Queue.** A multi-producer, single-consumer queue of fixed-size blocks (`QueueBlock`):
 /// producers claim a slot by CAS on `tail`, write it and publish it by storing its position
-/// in the slot's stamp; the holder reads from `head`, which only it touches. Blocks are recycled through a one-block
-/// spare, so steady-state traffic allocates nothing.
+/// in the slot's stamp; the holder reads from `head`, which only it touches. Blocks are
+/// recycled through a one-block spare, so steady-state traffic allocates nothing.
 ///
 /// **Ordering trap.** When the holder finds a slot claimed but not yet written, it waits for it
 /// rather than leaving: the tail says the element exists, and leaving would let that sender's
@@ -510,22 +510,25 @@ struct QueueBlock<Element> {
         max(MemoryLayout<Atomic<Int>>.stride, MemoryLayout<Element>.alignment)
     }
     /// A slot's size: a power of two up to a cache line, so no slot straddles two lines and a
-    /// stamp is always on its element's line; whole lines beyond that.
+    /// stamp is always on its element's line; whole lines beyond that. (A power of two at
+    /// least `raw`, which is at least the element's alignment, is a multiple of it.)
     @usableFromInline static var slotStride: Int {
         let raw = elementOffset + MemoryLayout<Element>.size
         if raw <= 64 {
             var stride = 16
             while stride < raw { stride <<= 1 }
-            return max(stride, MemoryLayout<Element>.alignment)
+            return stride
         }
         let unit = max(64, MemoryLayout<Element>.alignment)
         return (raw + unit - 1) / unit * unit
     }
-    /// The `next` link has the first line to itself: the holder reads it once per block and
-    /// the producer that installs the next block writes it, neither per element.
-    @usableFromInline static var slotsOffset: Int { max(64, MemoryLayout<Element>.alignment) }
-    @usableFromInline static var byteCount: Int { slotsOffset + capacity * slotStride }
+    /// A block's alignment: a cache line, or the element's if larger.
     @usableFromInline static var alignment: Int { max(MemoryLayout<Element>.alignment, 64) }
+    /// The `next` link has the first line to itself (one alignment unit): the holder reads it
+    /// once per block and the producer that installs the next block writes it, neither per
+    /// element.
+    @usableFromInline static var slotsOffset: Int { alignment }
+    @usableFromInline static var byteCount: Int { slotsOffset + capacity * slotStride }
 
     /// The stamp that says the slot of `position` is published (the closed bit ignored); never
     /// 0, the stamp of a slot never written.
