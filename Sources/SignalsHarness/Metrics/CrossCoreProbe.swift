@@ -16,7 +16,7 @@ import Musl
 /// several times more. This probe measures exactly that quantity beside each launch, so a
 /// report can tell a slow launch of the library from a slow phase of the machine.
 ///
-/// Two threads, pinned to the first two CPUs where the platform allows it, bounce one counter
+/// Two threads, pinned to the first two CPUs the caller may use where the platform allows it, bounce one counter
 /// on a line of its own: each waits for the other's increment and answers with its own. The
 /// figure is the median, over batches, of the time per round trip.
 public enum CrossCoreProbe {
@@ -28,10 +28,15 @@ public enum CrossCoreProbe {
     /// scheduled: the figure would measure the scheduler, not the caches).
     public static func roundTripNs(roundTrips: Int = 2_000, batches: Int = 5) -> Double? {
         guard ProcessInfo.processInfo.activeProcessorCount >= 2, roundTrips > 0, batches > 0 else { return nil }
+        // The first two CPUs this thread may use (not CPUs 0 and 1: under `taskset -c 2,3` those
+        // are not allowed, and the pins would silently fail).
+        let original = ThreadAffinity.current()
+        let cpus = original?.cpus ?? [0, 1]
+        guard cpus.count >= 2 else { return nil }
         let line = PingPongLine()
         let total = roundTrips * batches
         let partner = Thread {
-            pin(to: 1..<2)
+            ThreadAffinity.pin(toCPU: cpus[1])
             var expected = 1
             // Answers every odd value with the next even one, until the last or an abort.
             while expected < 2 * total {
@@ -48,8 +53,10 @@ public enum CrossCoreProbe {
             }
         }
         partner.start()
-        pin(to: 0..<1)
-        defer { pin(to: 0..<ProcessInfo.processInfo.processorCount) }
+        ThreadAffinity.pin(toCPU: cpus[0])
+        // Back to the mask the thread had, not to every CPU: a launch under `taskset` stays
+        // where it was put.
+        defer { if let original { ThreadAffinity.set(original) } }
         var perBatch: [Double] = []
         var next = 1
         for _ in 0..<batches {
@@ -78,30 +85,6 @@ public enum CrossCoreProbe {
         let value = Atomic<Int>(0)
         let padAfter: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
     }
-
-    /// Lets the calling thread run only on `cpus` (Linux; `0..<processorCount` undoes a pin);
-    /// elsewhere a no-op, and the figure then includes wherever the scheduler put the threads.
-    static func pin(to cpus: Range<Int>) {
-        #if os(Linux)
-        guard let setAffinity = setAffinityFunction else { return }
-        var set = cpu_set_t()
-        withUnsafeMutableBytes(of: &set) { bytes in
-            bytes.initializeMemory(as: UInt8.self, repeating: 0)
-            for cpu in cpus.clamped(to: 0..<bytes.count * 8) { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
-            _ = setAffinity(0, bytes.count, UnsafeRawPointer(bytes.baseAddress!))
-        }
-        #endif
-    }
-
-    #if os(Linux)
-    /// glibc declares `sched_setaffinity` only under `_GNU_SOURCE`, which Swift's Glibc module
-    /// does not define: look the symbol up instead.
-    typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-    static let setAffinityFunction: SetAffinity? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return nil }
-        return unsafeBitCast(symbol, to: SetAffinity.self)
-    }()
-    #endif
 }
 
 extension WorkloadID {
