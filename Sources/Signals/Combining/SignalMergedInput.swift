@@ -68,8 +68,10 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
             }))
         ended.record = record
         if removeOnDeactivate {
-            (record.feeder as? MergedSourceFeeder<T>)?.onDeactivate = { [weak node = self.node] in
-                if let node { ended.remove(from: node) }
+            // Unowned: this runs in the node's own deactivation, and a weak reference would give
+            // the node a side table (see `ChainFeeder.target`).
+            (record.feeder as? MergedSourceFeeder<T>)?.onDeactivate = { [unowned node = self.node] in
+                ended.remove(from: node)
             }
         }
         return add(source, record: record)

@@ -191,9 +191,12 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
     // Unchecked: `attachment` is touched only by the node's activation runner.
     @usableFromInline let upstreamAttach: @Sendable (SignalSink<U>) -> ChainAttachment
     @usableFromInline let root: NodeBase
-    /// Weak: the node owns its feeders. While active, the sink holds the node strongly, and
-    /// that cycle is broken by deactivation.
-    @usableFromInline weak var target: SignalNode<E>?
+    /// Unowned: the node owns its feeders, and only the node's own activation runner calls
+    /// `activate()`, so the node is alive whenever this is read. While active, the sink holds
+    /// the node strongly, and that cycle is broken by deactivation. (Not `weak`: a weak
+    /// reference gives the node a side table, and every retain and release of the node then
+    /// takes the runtime's slow path: two per subscribe + cancel on a multicast.)
+    @usableFromInline unowned let target: SignalNode<E>
     @usableFromInline let makeSink: @Sendable (SignalNode<E>) -> SignalSink<U>
     @usableFromInline var attachment: ChainAttachment?
     /// The signal this feeder came from, so a merged input can remove it.
@@ -212,8 +215,7 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
     @usableFromInline var upstreamRoot: NodeBase? { root }
 
     @usableFromInline func activate() {
-        guard let node = target else { return }
-        attachment = upstreamAttach(makeSink(node))
+        attachment = upstreamAttach(makeSink(target))
     }
 
     @usableFromInline func deactivate() {
@@ -252,7 +254,7 @@ struct ClaimSlot {
 class OutputClaim: @unchecked Sendable {
     // Unchecked: `kept` is written once, before the claim is shared or dropped.
     @usableFromInline let holds = Atomic<Int>(1)
-    @usableFromInline var kept: OutputClaim?
+    @exclusivity(unchecked) @usableFromInline var kept: OutputClaim?
 
     @usableFromInline init() {}
 
