@@ -316,6 +316,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         var budget = isAsync ? Int.max : drainBudgetBeforeHandoff
         while let m = q.nextOrRelease() {
             handle(m)
+            // A graph change's sender waits for it and makes its next change itself: do not
+            // keep the node watching for that one (see `DeliveryQueue.skipNextCaughtUpWatch()`).
+            if case .control = m { q.skipNextCaughtUpWatch() }
             budget &-= 1
             if _slowPath(budget == 0) {
                 if q.offerHandoff() { return }

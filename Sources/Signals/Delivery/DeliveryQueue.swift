@@ -105,6 +105,18 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// threads keep sending, so its own `send` (or graph change) might never return.
     func offerHandoff() -> Bool
 
+    /// For the holder, right after it ran a queued graph change: the next time it catches up
+    /// with the producers it leaves at once, instead of watching the next slot for a while
+    /// (the lock-free queue's `caughtUpLooks`).
+    ///
+    /// The thread that queued the change is waiting for it, and sends its next change itself a
+    /// moment later. A holder still watching would take that change through the queue too, and
+    /// the next, and so on: each one a hand-over between cores and an allocation, where the
+    /// other thread would have claimed the idle node in a few nanoseconds. That convoy lasts
+    /// until the other thread pauses for longer than the watch (subscribe + cancel on a
+    /// multicast while values flow: 1.5–2.5× slower, issue 17, docs/performance.md).
+    func skipNextCaughtUpWatch()
+
     /// Opens a queue that an end closed to values again, for a node that starts a new
     /// activation with new inputs (a `generate` node restarting after its end). Values of the
     /// old activation that get in afterwards are dropped by the holder's generation check,
@@ -115,6 +127,9 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
 extension DeliveryQueue {
     /// Queues that never hand over keep draining until they are empty.
     @usableFromInline package func offerHandoff() -> Bool { false }
+
+    /// Queues that never watch for more elements when they catch up leave at once anyway.
+    @usableFromInline package func skipNextCaughtUpWatch() {}
 
     /// Queues without a closed state (test doubles of the harness) have nothing to reopen.
     @usableFromInline package func reopen() {}

@@ -1,4 +1,5 @@
 @testable import Signals
+import Dispatch
 import Synchronization
 import Testing
 
@@ -96,5 +97,43 @@ private struct Wide: Equatable {
             for i in 0..<150 { #expect(q.nextOrRelease()?.value == i) }
         }
         #expect(Tracked.live.load(ordering: .relaxed) == before)
+    }
+
+    /// A holder told to skip its next catch-up watch (after a graph change) leaves through the
+    /// usual exit: whatever producers publish meanwhile is still delivered, once and in each
+    /// producer's order, by this holder or by the producer that finds the queue idle.
+    @Test func skippingTheCatchUpWatchLosesNothing() {
+        let q = LockFreeDeliveryQueue<Int>()
+        let delivered = Mutex<[Int]>([])
+        let perProducer = 20_000
+        /// Drains as the holder, skipping the watch before every catch-up.
+        @Sendable func drain() {
+            var got: [Int] = []
+            while true {
+                q.skipNextCaughtUpWatch()
+                guard let e = q.nextOrRelease() else { break }
+                got.append(e)
+            }
+            delivered.withLock { $0.append(contentsOf: got) }
+        }
+        let done = DispatchGroup()
+        for p in 0..<2 {
+            done.enter()
+            DispatchQueue.global().async {
+                for i in 0..<perProducer where q.enqueueAndClaimIfIdle(.value, p * perProducer + i) == true {
+                    drain()
+                }
+                done.leave()
+            }
+        }
+        done.wait()
+        let all = delivered.withLock { $0 }
+        #expect(all.count == 2 * perProducer)
+        for p in 0..<2 {
+            let mine = all.filter { $0 / perProducer == p }
+            #expect(mine == Array(p * perProducer..<(p + 1) * perProducer))
+        }
+        // Idle again: nothing is left claimed.
+        #expect(q.tryClaim())
     }
 }
