@@ -141,25 +141,6 @@ extension RunContext {
     /// can be compared in one period on one machine (docs/bench: churn pacing).
     static let churnPacingSpins = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PACING"] == "spin"
 
-    /// Where the `churn` driver puts its threads: with two or more CPUs allowed, the subscribing
-    /// thread on the first and the paced sender on the second, so the pairs are always timed
-    /// with values arriving from another core. Left to the scheduler, this project's 2-core VM
-    /// kept the sleeping sender on the subscribing thread's CPU in some launches and not in
-    /// others (it wakes where its timer was armed, and the idle CPU was not chosen): the pairs
-    /// were then preempted every 20–40 µs and ran about 2× slower, and which subject got that
-    /// placement decided the ratio (docs/performance.md, "Churn's two modes").
-    /// `SIGNALS_BENCH_CHURN_PLACEMENT=scheduler` leaves placement to the scheduler again, so the
-    /// two can be compared.
-    static let churnPinsThreads = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PLACEMENT"] != "scheduler"
-
-    /// The two CPUs the churn driver pins to (subscriber, sender), or nil when it does not pin.
-    static func churnCPUs() -> (subscriber: Int, sender: Int, original: ThreadAffinity.Mask)? {
-        guard churnPinsThreads, let original = ThreadAffinity.current() else { return nil }
-        let cpus = original.cpus
-        guard cpus.count >= 2 else { return nil }
-        return (cpus[0], cpus[1], original)
-    }
-
     /// Sleeps `ns` nanoseconds (relative; the caller's timer slack decides the precision).
     static func sleepNanoseconds(_ ns: UInt64) {
         var req = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
@@ -181,10 +162,8 @@ extension RunContext {
         let group = DispatchGroup()
         let box = UncheckedBox(sender)
         let spin = RunContext.churnPacingSpins
-        let placement = RunContext.churnCPUs()
         group.enter()
         Thread {
-            if let placement { ThreadAffinity.pin(toCPU: placement.sender) }
             var i = 0
             // Linux's default 50 µs timer slack would make every 20 µs sleep last ≈ 70 µs.
             RunContext.setFineTimerSlack()
@@ -230,8 +209,6 @@ extension RunContext {
             self.flushAllocationCache()
             group.leave()
         }.start()
-        // Pinned after the threads are started, so they do not inherit the pin; undone below.
-        if let placement { ThreadAffinity.pin(toCPU: placement.subscriber) }
         while !started.load(ordering: .acquiring) || !watchdogStarted.load(ordering: .acquiring) { sched_yield() }
         startClock()
         for k in 0..<operations {
@@ -239,7 +216,6 @@ extension RunContext {
             progress.store(k &+ 1, ordering: .relaxed)
         }
         stopClock()
-        if let placement { ThreadAffinity.set(placement.original) }
         finished.store(true, ordering: .releasing)
         stop.store(true, ordering: .relaxed)
         group.wait()

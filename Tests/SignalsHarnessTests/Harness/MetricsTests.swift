@@ -1,5 +1,6 @@
 import Foundation
 import SignalsHarness
+import Synchronization
 import Testing
 
 final class Payload {
@@ -88,6 +89,17 @@ struct CrossCoreProbeTests {
         #expect(ns > 1 && ns < 1_000_000, "\(ns) ns")
     }
 
+    /// The probe gives the calling thread its own CPU mask back (it pins itself for the
+    /// measurement): a launch confined with `taskset` stays where it was put.
+    @Test func restoresTheCallersMask() throws {
+        #if os(Linux)
+        let before = try #require(ThreadAffinity.current())
+        guard before.cpus.count >= 2 else { return }
+        _ = CrossCoreProbe.roundTripNs(roundTrips: 100, batches: 1)
+        #expect(ThreadAffinity.current() == before)
+        #endif
+    }
+
     /// Each launch's probe travels in the child's counters; the merge keeps them launch by
     /// launch (and drops the counter), and the report counts launches in a slow phase.
     @Test func launchesCarryTheirProbeIntoTheReport() {
@@ -108,5 +120,40 @@ struct CrossCoreProbeTests {
         #expect(text.contains("cross-core round trip beside the launches: median 56.5 ns, 50.0–380"), "\(text)")
         #expect(text.contains("1 of 6 launches in a slow phase of the machine"))
         #expect(WorkloadID.contended.runsSeveralThreads && !WorkloadID.sendMap.runsSeveralThreads)
+    }
+}
+
+@Suite("thread affinity")
+struct ThreadAffinityTests {
+    /// A mask holds exactly the CPUs it was made of, ascending, and ignores CPUs it cannot hold.
+    @Test func maskRoundTrip() {
+        #expect(ThreadAffinity.Mask(cpus: [9, 0, 3]).cpus == [0, 3, 9])
+        #expect(ThreadAffinity.Mask(cpus: [1, 8, -1, 20], size: 2).cpus == [1, 8])
+        #expect(ThreadAffinity.Mask(cpus: []).cpus.isEmpty)
+    }
+
+    /// Pinning confines the thread to that CPU, and setting the old mask undoes it. Runs on a
+    /// thread of its own, so the test runner's threads keep their masks whatever happens.
+    @Test func pinAndRestore() throws {
+        #if os(Linux)
+        let result = Mutex<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            defer { done.signal() }
+            guard let before = ThreadAffinity.current(), let last = before.cpus.last else {
+                result.withLock { $0.append("no mask") }
+                return
+            }
+            var seen: [String] = []
+            if !ThreadAffinity.pin(toCPU: last) { seen.append("pin refused") }
+            if ThreadAffinity.allowedCPUs() != [last] { seen.append("pinned: \(ThreadAffinity.allowedCPUs() ?? [])") }
+            if !ThreadAffinity.set(before) { seen.append("restore refused") }
+            if ThreadAffinity.current() != before { seen.append("restored: \(ThreadAffinity.allowedCPUs() ?? [])") }
+            result.withLock { $0 = seen }
+        }
+        thread.start()
+        done.wait()
+        #expect(result.withLock { $0 }.isEmpty, "\(result.withLock { $0 })")
+        #endif
     }
 }
