@@ -8,9 +8,11 @@ import Musl
 /// The CPUs a thread may run on, read and set for the calling thread (Linux; elsewhere every
 /// call is a no-op and `allowedCPUs()` is nil, so callers leave placement to the scheduler).
 ///
-/// Used by the cross-core probe, which must put its two threads on two different CPUs that the
-/// process may use (under `taskset -c 2,3`, CPUs 0 and 1 are not among them) and give the
-/// caller its own mask back afterwards.
+/// Used where a measurement depends on which threads share a CPU: the cross-core probe, which
+/// must put its two threads on two different CPUs that the process may use (under `taskset -c
+/// 2,3`, CPUs 0 and 1 are not among them) and give the caller its own mask back afterwards;
+/// and the `churn` driver, whose paced sender the scheduler sometimes leaves on the measured
+/// thread's CPU (docs/performance.md, "Churn: the convoy and the placement").
 public enum ThreadAffinity {
     /// An affinity mask as the kernel takes it.
     public struct Mask: Equatable, Sendable {

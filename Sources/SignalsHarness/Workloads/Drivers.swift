@@ -141,6 +141,48 @@ extension RunContext {
     /// can be compared in one period on one machine (docs/bench: churn pacing).
     static let churnPacingSpins = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PACING"] == "spin"
 
+    /// Where the `churn` driver puts its threads (`SIGNALS_BENCH_CHURN_PLACEMENT`):
+    /// - `apart` (the default): with two or more CPUs allowed, the subscribing thread on the
+    ///   first and the paced sender on the second, so the pairs are always timed with values
+    ///   arriving from another core;
+    /// - `together`: both on the first CPU, the placement the scheduler sometimes chooses by
+    ///   itself, made reproducible;
+    /// - `scheduler`: no pinning.
+    /// Left to the scheduler, this project's 2-core VM sometimes keeps the sleeping sender on
+    /// the subscribing thread's CPU (it wakes where its timer was armed). The timed thread then
+    /// also pays for every value the sender sends (a wake-up, a send, a sleep: about 10 µs of
+    /// that CPU each on this VM), and how often the scheduler lets the sender in differs by
+    /// variant (under mutex it ran a tenth as often), so the per-pair figure measured the
+    /// scheduler more than the library: lock-free read 350 ns per pair unpinned against 196
+    /// apart (paired, `bench ab`), and in which launches that happened decided a run's figure
+    /// (docs/performance.md, "Churn: the convoy and the placement").
+    enum ChurnPlacement: String { case apart, together, scheduler }
+
+    static let churnPlacement: ChurnPlacement = {
+        guard let raw = ProcessInfo.processInfo.environment["SIGNALS_BENCH_CHURN_PLACEMENT"] else { return .apart }
+        guard let placement = ChurnPlacement(rawValue: raw) else {
+            FileHandle.standardError.write(Data("bench: SIGNALS_BENCH_CHURN_PLACEMENT=\(raw) is not one of apart, together, scheduler; using apart\n".utf8))
+            return .apart
+        }
+        return placement
+    }()
+
+    /// The two CPUs the churn driver pins to (subscriber, sender), or nil when it does not pin.
+    static func churnCPUs() -> (subscriber: Int, sender: Int, original: ThreadAffinity.Mask)? {
+        guard churnPlacement != .scheduler, let original = ThreadAffinity.current() else { return nil }
+        let cpus = original.cpus
+        switch churnPlacement {
+        case .apart:
+            guard cpus.count >= 2 else { return nil }
+            return (cpus[0], cpus[1], original)
+        case .together:
+            guard let first = cpus.first else { return nil }
+            return (first, first, original)
+        case .scheduler:
+            return nil
+        }
+    }
+
     /// Sleeps `ns` nanoseconds (relative; the caller's timer slack decides the precision).
     static func sleepNanoseconds(_ ns: UInt64) {
         var req = timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000))
@@ -162,8 +204,10 @@ extension RunContext {
         let group = DispatchGroup()
         let box = UncheckedBox(sender)
         let spin = RunContext.churnPacingSpins
+        let placement = RunContext.churnCPUs()
         group.enter()
         Thread {
+            if let placement { ThreadAffinity.pin(toCPU: placement.sender) }
             var i = 0
             // Linux's default 50 µs timer slack would make every 20 µs sleep last ≈ 70 µs.
             RunContext.setFineTimerSlack()
@@ -209,6 +253,8 @@ extension RunContext {
             self.flushAllocationCache()
             group.leave()
         }.start()
+        // Pinned after the threads are started, so they do not inherit the pin; undone below.
+        if let placement { ThreadAffinity.pin(toCPU: placement.subscriber) }
         while !started.load(ordering: .acquiring) || !watchdogStarted.load(ordering: .acquiring) { sched_yield() }
         startClock()
         for k in 0..<operations {
@@ -216,6 +262,7 @@ extension RunContext {
             progress.store(k &+ 1, ordering: .relaxed)
         }
         stopClock()
+        if let placement { ThreadAffinity.set(placement.original) }
         finished.store(true, ordering: .releasing)
         stop.store(true, ordering: .relaxed)
         group.wait()
