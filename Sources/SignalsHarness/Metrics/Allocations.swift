@@ -96,9 +96,7 @@ public final class AllocationMeter: @unchecked Sendable {
 
     private init?() {
         method = .jemalloc
-        // nil is RTLD_DEFAULT: look the symbol up in everything loaded, LD_PRELOADed libraries first.
-        guard let sym = dlsym(nil, "mallctl") else { return nil }
-        let mallctl = unsafeBitCast(sym, to: MallctlFn.self)
+        guard let mallctl = cFunction(named: "mallctl", as: MallctlFn.self) else { return nil }
         self.mallctl = mallctl
         // Statistics must be compiled in, or every counter reads as zero.
         var stats = false

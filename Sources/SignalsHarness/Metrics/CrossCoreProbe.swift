@@ -16,9 +16,9 @@ import Musl
 /// several times more. This probe measures exactly that quantity beside each launch, so a
 /// report can tell a slow launch of the library from a slow phase of the machine.
 ///
-/// Two threads, pinned to the first two CPUs the caller may use where the platform allows it, bounce one counter
-/// on a line of its own: each waits for the other's increment and answers with its own. The
-/// figure is the median, over batches, of the time per round trip.
+/// Two threads, pinned to the first two CPUs the caller may use where the platform allows it,
+/// bounce one counter on a line of its own: each waits for the other's increment and answers
+/// with its own. The figure is the median, over batches, of the time per round trip.
 public enum CrossCoreProbe {
     /// The counter a launch's probe travels in from the child (`CaseResult.counters`).
     public static let counterName = "crossCoreRoundTripNs"

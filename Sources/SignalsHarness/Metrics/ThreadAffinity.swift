@@ -76,16 +76,10 @@ public enum ThreadAffinity {
 
     #if os(Linux)
     /// glibc declares the affinity calls only under `_GNU_SOURCE`, which Swift's Glibc module
-    /// does not define: look the symbols up instead.
+    /// does not define: look the symbols up instead (`cFunction`).
     typealias AffinityCall = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
     typealias SetAffinityCall = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-    static let getFunction: AffinityCall? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_getaffinity") else { return nil }
-        return unsafeBitCast(symbol, to: AffinityCall.self)
-    }()
-    static let setFunction: SetAffinityCall? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return nil }
-        return unsafeBitCast(symbol, to: SetAffinityCall.self)
-    }()
+    static let getFunction = cFunction(named: "sched_getaffinity", as: AffinityCall.self)
+    static let setFunction = cFunction(named: "sched_setaffinity", as: SetAffinityCall.self)
     #endif
 }

@@ -132,8 +132,8 @@ extension RunContext {
     static func setFineTimerSlack() {
         #if os(Linux)
         typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-        guard let sym = dlsym(nil, "prctl") else { return }
-        _ = unsafeBitCast(sym, to: Prctl.self)(29 /* PR_SET_TIMERSLACK */, 1, 0, 0, 0)
+        guard let prctl = cFunction(named: "prctl", as: Prctl.self) else { return }
+        _ = prctl(29 /* PR_SET_TIMERSLACK */, 1, 0, 0, 0)
         #endif
     }
 
@@ -169,7 +169,7 @@ extension RunContext {
 
     /// The two CPUs the churn driver pins to (subscriber, sender), or nil when it does not pin.
     static func churnCPUs() -> (subscriber: Int, sender: Int, original: ThreadAffinity.Mask)? {
-        guard churnPlacement != .scheduler, let original = ThreadAffinity.current() else { return nil }
+        guard let original = ThreadAffinity.current() else { return nil }
         let cpus = original.cpus
         switch churnPlacement {
         case .apart:

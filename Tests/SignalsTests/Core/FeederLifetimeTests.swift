@@ -21,7 +21,6 @@ import Testing
 
     /// The parts of one merged-input graph, released by the caller in the order it chooses.
     struct Graph {
-        init() {}
         var merged: SignalMergedInput<Int>?
         var output: SignalOutput<Int>?
         /// Set when the source's stage, which the merged node's feeder owns, is freed.
