@@ -21,7 +21,9 @@ let package = Package(
     ],
     targets: [
         // The library: channels, graphs, delivery path. No dependencies beyond the toolchain.
-        .target(name: "Signals"),
+        .target(name: "Signals", dependencies: ["SignalsFutex"]),
+        // futex(2) for the mutex variant's lock (Swift does not import the variadic `syscall`).
+        .target(name: "SignalsFutex"),
         // bench's allocation counts without jemalloc: the malloc family, counted and forwarded
         // (C, because the definitions must be the C symbols themselves).
         .target(

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -6,10 +7,11 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+internal import SignalsFutex
 
 /// The lock of the mutex delivery variant: an atomic word taken by one compare-and-swap when
-/// free, spinning briefly when held, and parking in a shared table of pthread condition
-/// variables only when the holder stays busy.
+/// free, spinning briefly when held, and parking the waiting thread only when the holder stays
+/// busy.
 ///
 /// Why not `Synchronization.Mutex`: on Linux that is a priority-inheritance futex, whose
 /// unlock hands the lock to a sleeping waiter that must be scheduled before anyone can run;
@@ -24,45 +26,87 @@ import Darwin
 /// lives inside the queue object.
 ///
 /// States: 0 free, 1 held, 2 held and a thread may be parked. A thread parks only after
-/// setting 2 while holding its parking slot's mutex, and `unlock` broadcasts on that slot
-/// whenever it frees a word that read 2, so no wake-up is lost. Slots are shared by locks
-/// (chosen by a per-lock key), hence broadcast rather than signal. ThreadSanitizer sees the
+/// setting 2, and `unlock` wakes a parked thread whenever it frees a word that read 2, so no
+/// wake-up is lost.
+///
+/// Where a waiter parks: on Linux on the word itself (`futex(2)`, wake-one), so a wake-up goes
+/// to one sleeper of this lock and costs one system call; elsewhere in a shared table of
+/// pthread condition variables (chosen by a per-lock key, hence a broadcast to the slot).
+/// Measured against the table on Linux (`bench ab`, mutex, docs/performance.md): contended
+/// 0.963 [0.946–0.979] at 2 threads and 0.955 [0.946–0.965] at 8. ThreadSanitizer sees the
 /// acquire/release atomics, so the variant needs no suppression.
 @usableFromInline
-struct BargingLock: ~Copyable, @unchecked Sendable {
-    // Unchecked: the word is atomic; the key is immutable.
-    @usableFromInline let word = Atomic<UInt32>(0)
-    /// Which parking slot this lock's sleepers use.
+package struct BargingLock: ~Copyable, @unchecked Sendable {
+    // Unchecked: the word is atomic; the key and the parking choice are immutable.
+    @usableFromInline package let word = Atomic<UInt32>(0)
+    /// Which slot of the condition-variable table this lock's sleepers use (where futexes are
+    /// not available).
     @usableFromInline let key: Int
+    /// Whether waiters park on the word itself (futex) rather than in the table.
+    @usableFromInline let parksOnWord: Bool
 
-    @usableFromInline init() {
+    /// A free lock; waiters park on the word where the platform allows it (Linux).
+    @usableFromInline package init() {
+        self.init(parksOnWord: BargingLockParking.futexAvailable)
+    }
+
+    /// A free lock with the parking chosen (tests exercise the table on Linux with `false`).
+    @usableFromInline package init(parksOnWord: Bool) {
         key = BargingLockParking.nextKey.add(1, ordering: .relaxed).newValue
+        self.parksOnWord = parksOnWord && BargingLockParking.futexAvailable
     }
 
     @inlinable @inline(__always)
-    func lock() {
+    package func lock() {
         if _fastPath(word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged) { return }
         lockContended()
     }
 
     @inlinable @inline(__always)
-    func unlock() {
+    package func unlock() {
         if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
     }
 
-    /// Spins a little (the critical sections are a few dozen instructions), then parks.
+    /// The word's address, for the futex calls. `Atomic` is `@_rawLayout`: a borrow of it is
+    /// always its storage in place, never a copy, so this is the address that the atomic
+    /// operations use (`BargingLockTests.parkingAddressIsTheWordItself` checks it).
+    var address: UnsafeMutablePointer<UInt32> {
+        withUnsafePointer(to: word) { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UInt32.self) }
+    }
+
+    @inline(__always)
+    func tryTake() -> Bool {
+        word.load(ordering: .relaxed) == 0
+            && word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// Spins a little (the critical sections are a few dozen instructions), yields (on a
+    /// machine with more runnable senders than cores the holder is usually waiting for this
+    /// very CPU), then parks.
     @usableFromInline
     func lockContended() {
         var spins = 0
         while spins < 128 {
-            if word.load(ordering: .relaxed) == 0,
-               word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
+            if tryTake() { return }
             spins = spinWait(spins)
+        }
+        park()
+    }
+
+    /// Parks until the word is taken by this thread. Sets 2 in the same step that tries to
+    /// take it: a lock taken here stays at 2, so its unlock wakes another sleeper, if any.
+    func park() {
+        if parksOnWord {
+            let address = self.address
+            while word.exchange(2, ordering: .acquiring) != 0 {
+                // Returns at once if the word is no longer 2 (the kernel compares atomically
+                // with going to sleep), so an unlock between the exchange and here is not lost.
+                signals_futex_wait(address, 2)
+            }
+            return
         }
         let slot = BargingLockParking.slot(key)
         pthread_mutex_lock(slot.mutex)
-        // Marked "may have sleepers" in the same step that tries to take it: a lock taken
-        // here stays at 2, so its unlock wakes any other sleeper of this slot.
         while word.exchange(2, ordering: .acquiring) != 0 {
             pthread_cond_wait(slot.condition, slot.mutex)
         }
@@ -71,6 +115,10 @@ struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @usableFromInline
     func wakeParked() {
+        if parksOnWord {
+            signals_futex_wake_one(address)
+            return
+        }
         let slot = BargingLockParking.slot(key)
         pthread_mutex_lock(slot.mutex)
         pthread_cond_broadcast(slot.condition)
@@ -78,14 +126,17 @@ struct BargingLock: ~Copyable, @unchecked Sendable {
     }
 }
 
-/// The parking table shared by every `BargingLock`: a fixed number of mutex + condition pairs,
-/// made once, never freed (so a lock needs no allocation and no teardown of its own).
+/// What every `BargingLock` shares: whether futexes are there, and the parking table of the
+/// platforms without them: a fixed number of mutex + condition pairs, made once, never freed
+/// (so a lock needs no allocation and no teardown of its own).
 @usableFromInline
 enum BargingLockParking {
     struct Slot: @unchecked Sendable {
         let mutex: UnsafeMutablePointer<pthread_mutex_t>
         let condition: UnsafeMutablePointer<pthread_cond_t>
     }
+
+    static let futexAvailable = signals_futex_available() != 0
 
     static let nextKey = Atomic<Int>(0)
     static let slotCount = 64

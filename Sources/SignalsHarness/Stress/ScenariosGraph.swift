@@ -552,6 +552,7 @@ public enum StressCatalogue {
             GlobalContextScenario(),
             ContextChainScenario(),
             StressVariantQueueScenario(),
+            LockParkingScenario(),
             EagerMultiCreateScenario(),
             ResubscribeRaceScenario(),
             CaptureEagerScenario(),

@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import Signals
+
+/// The mutex variant's lock on its own. Waiters park on the lock word itself where futexes
+/// exist (Linux), so the word's address must be the one the atomic operations use, and a thread
+/// that parks must be woken; the condition-variable table of the other platforms is checked
+/// the same way (on Linux too, by choosing it).
+@Suite struct BargingLockConcurrencyTests {
+    final class Shared: @unchecked Sendable {
+        // Unchecked: `counter` is touched only under `lock`.
+        let lock: BargingLock
+        var counter = 0
+        init(parksOnWord: Bool) { lock = BargingLock(parksOnWord: parksOnWord) }
+    }
+
+    @Test func parkingAddressIsTheWordItself() {
+        let shared = Shared(parksOnWord: true)
+        let first = shared.lock.address
+        let second = shared.lock.address
+        #expect(first == second)
+        shared.lock.word.store(7, ordering: .relaxed)
+        #expect(first.pointee == 7)
+        shared.lock.word.store(0, ordering: .relaxed)
+        #expect(first.pointee == 0)
+    }
+
+    @Test func futexParkingIsUsedOnLinux() {
+        #if os(Linux)
+        let onWord = BargingLock().parksOnWord
+        #expect(onWord)
+        #endif
+        let table = BargingLock(parksOnWord: false).parksOnWord
+        #expect(!table)
+    }
+
+    /// One thread holds the lock for 20 ms while the others queue behind it: they run out of
+    /// spins and yields and park, and every increment still happens under the lock, once.
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func waitersThatParkAreWokenAndExcluded(parksOnWord: Bool) {
+        let shared = Shared(parksOnWord: parksOnWord)
+        let threads = 6, increments = 2_000
+        let started = DispatchSemaphore(value: 0)
+        shared.lock.lock()
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                started.signal()
+                for _ in 0..<increments {
+                    shared.lock.lock()
+                    shared.counter += 1
+                    shared.lock.unlock()
+                }
+                group.leave()
+            }
+        }
+        for _ in 0..<threads { started.wait() }
+        Thread.sleep(forTimeInterval: 0.02)
+        // Every waiter is past its spin by now: the word says a thread may be parked.
+        let parkedState = shared.lock.word.load(ordering: .relaxed)
+        #expect(parkedState == 2)
+        #expect(shared.counter == 0)
+        shared.lock.unlock()
+        group.wait()
+        #expect(shared.counter == threads * increments)
+        let finalState = shared.lock.word.load(ordering: .relaxed)
+        #expect(finalState == 0)
+    }
+}
