@@ -44,6 +44,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @usableFromInline let key: Int
     /// Whether waiters park on the word itself (futex) rather than in the table.
     @usableFromInline let parksOnWord: Bool
+    /// Set while the lock is held for a section whose thread is known to be running it through
+    /// (`lockForShortSection`): a waiter then spins instead of yielding its CPU.
+    @usableFromInline let shortSection = Atomic<Bool>(false)
 
     /// A free lock; waiters park on the word where the platform allows it (Linux).
     @usableFromInline package init() {
@@ -60,6 +63,20 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     package func lock() {
         if _fastPath(word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged) { return }
         lockContended()
+    }
+
+    /// Takes the lock for a section that a graph change runs straight through (a few dozen
+    /// instructions, no allocation), and says so to the waiters.
+    @inlinable @inline(__always)
+    package func lockForShortSection() {
+        lock()
+        shortSection.store(true, ordering: .relaxed)
+    }
+
+    @inlinable @inline(__always)
+    package func unlockShortSection() {
+        shortSection.store(false, ordering: .relaxed)
+        unlock()
     }
 
     @inlinable @inline(__always)
@@ -80,17 +97,41 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
             && word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
-    /// Spins a little (the critical sections are a few dozen instructions), yields (on a
-    /// machine with more runnable senders than cores the holder is usually waiting for this
-    /// very CPU), then parks.
+    /// Spins a little (the critical sections are a few dozen instructions), spins longer while
+    /// the lock is held for a short section (`spinForShortSection`), yields (on a machine with
+    /// more runnable senders than cores the owner is usually waiting for this very CPU), then
+    /// parks.
     @usableFromInline
     func lockContended() {
         var spins = 0
         while spins < 128 {
             if tryTake() { return }
+            if spins == 64 && shortSection.load(ordering: .relaxed) && spinForShortSection() { return }
             spins = spinWait(spins)
         }
         park()
+    }
+
+    /// Spins while the lock is held for a short section, up to `shortSectionSpinNanoseconds`;
+    /// returns whether it took the lock.
+    ///
+    /// Why: the first `sched_yield` of a contended wait hands the CPU to whatever else is
+    /// runnable there, for the rest of its time slice when that is a busy thread of another
+    /// program (milliseconds). A graph change's section is run straight through by a running
+    /// thread, so waiting for it with a spin costs at most its length; and the node's holder
+    /// waiting for it must not give its CPU away, since the graph change's thread then waits
+    /// for the holder in turn (churn under `--load 2`: 1,510 → 434 ns, docs/performance.md).
+    /// Values' sections are not marked: with more senders than cores their owner is often
+    /// preempted and runnable on the waiter's own CPU, and a yield runs it at once (a spin of
+    /// even 1 µs before the yield made contended 2.2–2.8× slower).
+    @usableFromInline
+    func spinForShortSection() -> Bool {
+        let start = DispatchTime.now().uptimeNanoseconds
+        while shortSection.load(ordering: .relaxed) {
+            for _ in 0..<32 where tryTake() { return true }
+            if DispatchTime.now().uptimeNanoseconds &- start > BargingLockParking.shortSectionSpinNanoseconds { break }
+        }
+        return tryTake()
     }
 
     /// Parks until the word is taken by this thread. Sets 2 in the same step that tries to
@@ -135,6 +176,11 @@ enum BargingLockParking {
         let mutex: UnsafeMutablePointer<pthread_mutex_t>
         let condition: UnsafeMutablePointer<pthread_cond_t>
     }
+
+    /// How long a waiter spins for a short section before it goes on to the yields: the
+    /// sections are a few dozen instructions, so this bound is reached only when their thread
+    /// was preempted inside one.
+    static let shortSectionSpinNanoseconds: UInt64 = 2_000
 
     static let futexAvailable = signals_futex_available() != 0
 

@@ -13,6 +13,8 @@ import Darwin
 /// The lock is held only to edit this state: elements are delivered, and released, outside it.
 /// It is a `BargingLock` (an inlined CAS when free, parking only under contention), not
 /// `Synchronization.Mutex`, whose priority-inheritance futex convoys under contention on Linux.
+/// Graph changes take it as a short section (`withLockForGraphChange`), so that a holder
+/// waiting for one spins instead of giving its CPU away (`BargingLock.spinForShortSection`).
 @usableFromInline package final class MutexDeliveryQueue<Element: Sendable>: DeliveryQueue, @unchecked Sendable {
     @usableFromInline
     struct State: ~Copyable {
@@ -42,6 +44,22 @@ import Darwin
     @usableFromInline package init() {}
 
     /// Runs `body` on the state, holding the lock. `body` never runs user code.
+    /// Runs `body` holding the lock as a graph change does: straight through, so waiters spin
+    /// for it rather than yield their CPU (`BargingLock.lockForShortSection`).
+    @inlinable @inline(__always)
+    func withLockForGraphChange<R>(_ body: (inout State) -> R) -> R {
+        lock.lockForShortSection()
+        defer { lock.unlockShortSection() }
+        return body(&locked)
+    }
+
+    /// `withLockForGraphChange` for graph changes, `withLock` for the rest.
+    @inlinable @inline(__always)
+    func withLock<R>(for kind: QueueElementKind, _ body: (inout State) -> R) -> R {
+        if kind == .control { return withLockForGraphChange(body) }
+        return withLock(body)
+    }
+
     @inlinable @inline(__always)
     func withLock<R>(_ body: (inout State) -> R) -> R {
         lock.lock()
@@ -57,7 +75,7 @@ import Darwin
     @inlinable
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        return withLock { s -> ClaimOutcome? in
+        return withLock(for: kind) { s -> ClaimOutcome? in
             switch kind {
             case .value: if s.closed { return nil }
             case .end: s.closed = true
@@ -99,7 +117,7 @@ import Darwin
     package func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
         let token = currentThreadToken()
         var carried: Element? = consume element
-        return withLock { s -> Bool? in
+        return withLock(for: kind) { s -> Bool? in
             switch kind {
             case .value: if s.closed { return nil }
             case .end: s.closed = true
@@ -185,10 +203,10 @@ import Darwin
         withLock { $0.closed = false }
     }
 
-    @usableFromInline package var holderToken: UInt { withLock { $0.holder } }
+    @usableFromInline package var holderToken: UInt { withLockForGraphChange { $0.holder } }
 
     @usableFromInline package var isHeldByCurrentThread: Bool {
         let token = currentThreadToken()
-        return withLock { $0.holder == token }
+        return withLockForGraphChange { $0.holder == token }
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The mutex variant's lock on its own, with holders that sometimes keep it for up to a few
 /// hundred microseconds, so that waiters run through every phase of a contended lock: the
-/// spin, the yields and parking, and are woken by `unlock`. Even iterations use the lock as
+/// spin, the longer spin for a short section (even actors take the lock as graph changes do),
+/// the yields and parking, and are woken by `unlock`. Even iterations use the lock as
 /// the library makes it (parking on the word, futex, on Linux), odd ones the parking table of
 /// the platforms without futexes, so both are raced on every platform that has both.
 ///
@@ -38,7 +39,10 @@ public struct LockParkingScenario: StressScenario {
                 let long = rng.below(64) == 0
                 let sleepMicros = long ? rng.below(200) : 0
                 let spin = long && sleepMicros < 100 ? rng.below(20_000) : 0
-                shared.lock.lock()
+                // Even actors take the lock as graph changes do (a short section: waiters
+                // spin for it before yielding), odd ones as values do.
+                let short = a % 2 == 0
+                if short { shared.lock.lockForShortSection() } else { shared.lock.lock() }
                 if shared.inside.wrappingAdd(1, ordering: .relaxed).newValue != 1 {
                     shared.overlaps.wrappingAdd(1, ordering: .relaxed)
                 }
@@ -48,7 +52,7 @@ public struct LockParkingScenario: StressScenario {
                     if spin > 0 { stressSpin(spin) } else { usleep(UInt32(sleepMicros)) }
                 }
                 shared.inside.wrappingSubtract(1, ordering: .relaxed)
-                shared.lock.unlock()
+                if short { shared.lock.unlockShortSection() } else { shared.lock.unlock() }
                 rng.perturb()
                 if i & 31 == 0 { it.progress(a, i) }
             }

@@ -68,4 +68,56 @@ import Testing
         let finalState = shared.lock.word.load(ordering: .relaxed)
         #expect(finalState == 0)
     }
+
+    @Test func shortSectionIsAnnouncedWhileHeld() {
+        let shared = Shared(parksOnWord: true)
+        shared.lock.lockForShortSection()
+        let during = shared.lock.shortSection.load(ordering: .relaxed)
+        let word = shared.lock.word.load(ordering: .relaxed)
+        shared.lock.unlockShortSection()
+        let after = shared.lock.shortSection.load(ordering: .relaxed)
+        #expect(during)
+        #expect(word == 1)
+        #expect(!after)
+        #expect(shared.lock.word.load(ordering: .relaxed) == 0)
+    }
+
+    /// Half the threads take the lock for short sections (their waiters spin for them), half
+    /// as values do, while the first short section is held for 20 ms (past the bounded spin):
+    /// still one holder at a time, every increment once.
+    @Test(.timeLimit(.minutes(1)), arguments: [true, false])
+    func shortAndPlainSectionsExcludeEachOther(parksOnWord: Bool) {
+        let shared = Shared(parksOnWord: parksOnWord)
+        let threads = 6, increments = 2_000
+        let started = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        shared.lock.lockForShortSection()
+        for t in 0..<threads {
+            group.enter()
+            Thread.detachNewThread {
+                started.signal()
+                for _ in 0..<increments {
+                    if t % 2 == 0 {
+                        shared.lock.lockForShortSection()
+                        shared.counter += 1
+                        shared.lock.unlockShortSection()
+                    } else {
+                        shared.lock.lock()
+                        shared.counter += 1
+                        shared.lock.unlock()
+                    }
+                }
+                group.leave()
+            }
+        }
+        for _ in 0..<threads { started.wait() }
+        Thread.sleep(forTimeInterval: 0.02)
+        let parkedState = shared.lock.word.load(ordering: .relaxed)
+        #expect(parkedState == 2)
+        shared.lock.unlockShortSection()
+        group.wait()
+        #expect(shared.counter == threads * increments)
+        let finalState = shared.lock.word.load(ordering: .relaxed)
+        #expect(finalState == 0)
+    }
 }
