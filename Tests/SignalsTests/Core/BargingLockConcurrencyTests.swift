@@ -39,34 +39,7 @@ import Testing
     /// spins and yields and park, and every increment still happens under the lock, once.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])
     func waitersThatParkAreWokenAndExcluded(parksOnWord: Bool) {
-        let shared = Shared(parksOnWord: parksOnWord)
-        let threads = 6, increments = 2_000
-        let started = DispatchSemaphore(value: 0)
-        shared.lock.lock()
-        let group = DispatchGroup()
-        for _ in 0..<threads {
-            group.enter()
-            Thread.detachNewThread {
-                started.signal()
-                for _ in 0..<increments {
-                    shared.lock.lock()
-                    shared.counter += 1
-                    shared.lock.unlock()
-                }
-                group.leave()
-            }
-        }
-        for _ in 0..<threads { started.wait() }
-        Thread.sleep(forTimeInterval: 0.02)
-        // Every waiter is past its spin by now: the word says a thread may be parked.
-        let parkedState = shared.lock.word.load(ordering: .relaxed)
-        #expect(parkedState == 2)
-        #expect(shared.counter == 0)
-        shared.lock.unlock()
-        group.wait()
-        #expect(shared.counter == threads * increments)
-        let finalState = shared.lock.word.load(ordering: .relaxed)
-        #expect(finalState == 0)
+        raceBehindLongHold(Shared(parksOnWord: parksOnWord), holdAsShort: false, shortSections: { _ in false })
     }
 
     @Test func shortSectionIsAnnouncedWhileHeld() {
@@ -83,38 +56,42 @@ import Testing
     }
 
     /// Half the threads take the lock for short sections (their waiters spin for them), half
-    /// as values do, while the first short section is held for 20 ms (past the bounded spin):
+    /// as values do, while a first short section is held for 20 ms (past the bounded spin):
     /// still one holder at a time, every increment once.
     @Test(.timeLimit(.minutes(1)), arguments: [true, false])
     func shortAndPlainSectionsExcludeEachOther(parksOnWord: Bool) {
-        let shared = Shared(parksOnWord: parksOnWord)
+        raceBehindLongHold(Shared(parksOnWord: parksOnWord), holdAsShort: true, shortSections: { $0 % 2 == 0 })
+    }
+
+    /// Takes the lock (as a short section when `holdAsShort`), starts 6 threads that
+    /// each add 2,000 times under it (thread `t` as a short section when `shortSections(t)`),
+    /// keeps it 20 ms, then checks that the waiters had parked, that nothing ran while it was
+    /// held, and that every increment happened once.
+    func raceBehindLongHold(_ shared: Shared, holdAsShort firstShort: Bool, shortSections: @escaping @Sendable (Int) -> Bool) {
         let threads = 6, increments = 2_000
         let started = DispatchSemaphore(value: 0)
         let group = DispatchGroup()
-        shared.lock.lockForShortSection()
+        if firstShort { shared.lock.lockForShortSection() } else { shared.lock.lock() }
         for t in 0..<threads {
             group.enter()
             Thread.detachNewThread {
                 started.signal()
+                let short = shortSections(t)
                 for _ in 0..<increments {
-                    if t % 2 == 0 {
-                        shared.lock.lockForShortSection()
-                        shared.counter += 1
-                        shared.lock.unlockShortSection()
-                    } else {
-                        shared.lock.lock()
-                        shared.counter += 1
-                        shared.lock.unlock()
-                    }
+                    if short { shared.lock.lockForShortSection() } else { shared.lock.lock() }
+                    shared.counter += 1
+                    if short { shared.lock.unlockShortSection() } else { shared.lock.unlock() }
                 }
                 group.leave()
             }
         }
         for _ in 0..<threads { started.wait() }
         Thread.sleep(forTimeInterval: 0.02)
+        // Every waiter is past its spins by now: the word says a thread may be parked.
         let parkedState = shared.lock.word.load(ordering: .relaxed)
         #expect(parkedState == 2)
-        shared.lock.unlockShortSection()
+        #expect(shared.counter == 0)
+        if firstShort { shared.lock.unlockShortSection() } else { shared.lock.unlock() }
         group.wait()
         #expect(shared.counter == threads * increments)
         let finalState = shared.lock.word.load(ordering: .relaxed)
