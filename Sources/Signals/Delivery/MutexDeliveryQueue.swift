@@ -53,13 +53,6 @@ import Darwin
         return body(&locked)
     }
 
-    /// `withLockForGraphChange` for graph changes, `withLock` for the rest.
-    @inlinable @inline(__always)
-    func withLock<R>(for kind: QueueElementKind, _ body: (inout State) -> R) -> R {
-        if kind == .control { return withLockForGraphChange(body) }
-        return withLock(body)
-    }
-
     @inlinable @inline(__always)
     func withLock<R>(_ body: (inout State) -> R) -> R {
         lock.lock()
@@ -67,35 +60,44 @@ import Darwin
         return body(&locked)
     }
 
+    /// A graph change: under the lock as a short section (`withLockForGraphChange`).
     @inlinable
     package func claimOrEnqueue(_ element: @autoclosure () -> Element) -> ClaimOutcome {
-        claimOrEnqueue(.control, element()).unsafelyUnwrapped
+        let token = currentThreadToken()
+        return withLockForGraphChange { s -> ClaimOutcome? in
+            claimOrEnqueueLocked(&s, .control, token, element)
+        }.unsafelyUnwrapped
     }
 
+    /// A value or an end (the graph-change overload above marks its section short; this one,
+    /// on every value's path, does not, and does not test the kind for it either).
     @inlinable
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        return withLock(for: kind) { s -> ClaimOutcome? in
-            switch kind {
-            case .value: if s.closed { return nil }
-            case .end: s.closed = true
-            case .control: break
-            }
-            if s.holder == 0 {
-                s.holder = token
-                return .claimed
-            }
-            s.pending.append(element())
-            if s.handoffOffered {
-                // Take the offered claim: this thread drains from now on (the batch in
-                // progress included, handed over through the mutex).
-                s.handoffOffered = false
-                s.holder = token
-                handoffTaken.store(true, ordering: .relaxed)
-                return .enqueuedAndClaimed
-            }
-            return .enqueued
+        return withLock { s -> ClaimOutcome? in claimOrEnqueueLocked(&s, kind, token, element) }
+    }
+
+    @inlinable @inline(__always)
+    func claimOrEnqueueLocked(_ s: inout State, _ kind: QueueElementKind, _ token: UInt, _ element: () -> Element) -> ClaimOutcome? {
+        switch kind {
+        case .value: if s.closed { return nil }
+        case .end: s.closed = true
+        case .control: break
         }
+        if s.holder == 0 {
+            s.holder = token
+            return .claimed
+        }
+        s.pending.append(element())
+        if s.handoffOffered {
+            // Take the offered claim: this thread drains from now on (the batch in
+            // progress included, handed over through the mutex).
+            s.handoffOffered = false
+            s.holder = token
+            handoffTaken.store(true, ordering: .relaxed)
+            return .enqueuedAndClaimed
+        }
+        return .enqueued
     }
 
     @inlinable
@@ -108,28 +110,37 @@ import Darwin
         }
     }
 
+    /// A graph change: under the lock as a short section (`withLockForGraphChange`).
     @inlinable
     package func enqueueAndClaimIfIdle(_ element: consuming Element) -> Bool {
-        enqueueAndClaimIfIdle(.control, element).unsafelyUnwrapped
+        let token = currentThreadToken()
+        var carried: Element? = consume element
+        return withLockForGraphChange { s -> Bool? in
+            enqueueAndClaimIfIdleLocked(&s, .control, token, carried.take()!)
+        }.unsafelyUnwrapped
     }
 
+    /// A value or an end (not marked short: see `claimOrEnqueue(_:_:)`).
     @inlinable
     package func enqueueAndClaimIfIdle(_ kind: QueueElementKind, _ element: consuming Element) -> Bool? {
         let token = currentThreadToken()
         var carried: Element? = consume element
-        return withLock(for: kind) { s -> Bool? in
-            switch kind {
-            case .value: if s.closed { return nil }
-            case .end: s.closed = true
-            case .control: break
-            }
-            s.pending.append(carried.take()!)
-            if s.holder == 0 {
-                s.holder = token
-                return true
-            }
-            return false
+        return withLock { s -> Bool? in enqueueAndClaimIfIdleLocked(&s, kind, token, carried.take()!) }
+    }
+
+    @inlinable @inline(__always)
+    func enqueueAndClaimIfIdleLocked(_ s: inout State, _ kind: QueueElementKind, _ token: UInt, _ element: consuming Element) -> Bool? {
+        switch kind {
+        case .value: if s.closed { return nil }
+        case .end: s.closed = true
+        case .control: break
         }
+        s.pending.append(element)
+        if s.holder == 0 {
+            s.holder = token
+            return true
+        }
+        return false
     }
 
     @inlinable
