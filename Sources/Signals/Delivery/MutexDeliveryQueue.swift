@@ -43,7 +43,6 @@ import Darwin
 
     @usableFromInline package init() {}
 
-    /// Runs `body` on the state, holding the lock. `body` never runs user code.
     /// Runs `body` holding the lock as a graph change does: straight through, so waiters spin
     /// for it rather than yield their CPU (`BargingLock.lockForShortSection`).
     @inlinable @inline(__always)
@@ -53,6 +52,7 @@ import Darwin
         return body(&locked)
     }
 
+    /// Runs `body` on the state, holding the lock. `body` never runs user code.
     @inlinable @inline(__always)
     func withLock<R>(_ body: (inout State) -> R) -> R {
         lock.lock()

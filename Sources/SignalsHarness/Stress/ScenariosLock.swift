@@ -21,11 +21,11 @@ public struct LockParkingScenario: StressScenario {
     final class Shared: @unchecked Sendable {
         // Unchecked: `sections` is touched only between lock() and unlock().
         let lock: BargingLock
-        init(parksOnWord: Bool) { lock = BargingLock(parksOnWord: parksOnWord) }
         let inside = Atomic<Int>(0)
         let overlaps = Atomic<Int>(0)
         let parkedHolds = Atomic<Int>(0)
         var sections = 0
+        init(parksOnWord: Bool) { lock = BargingLock(parksOnWord: parksOnWord) }
     }
 
     public func run(_ it: StressIteration) -> [StressFinding] {
@@ -41,18 +41,17 @@ public struct LockParkingScenario: StressScenario {
                 let spin = long && sleepMicros < 100 ? rng.below(20_000) : 0
                 // Even actors take the lock as graph changes do (a short section: waiters
                 // spin for it before yielding), odd ones as values do.
-                let short = a % 2 == 0
-                if short { shared.lock.lockForShortSection() } else { shared.lock.lock() }
-                if shared.inside.wrappingAdd(1, ordering: .relaxed).newValue != 1 {
-                    shared.overlaps.wrappingAdd(1, ordering: .relaxed)
+                shared.lock.withLock(shortSection: a % 2 == 0) {
+                    if shared.inside.wrappingAdd(1, ordering: .relaxed).newValue != 1 {
+                        shared.overlaps.wrappingAdd(1, ordering: .relaxed)
+                    }
+                    shared.sections += 1
+                    if long {
+                        shared.parkedHolds.wrappingAdd(1, ordering: .relaxed)
+                        if spin > 0 { stressSpin(spin) } else { usleep(UInt32(sleepMicros)) }
+                    }
+                    shared.inside.wrappingSubtract(1, ordering: .relaxed)
                 }
-                shared.sections += 1
-                if long {
-                    shared.parkedHolds.wrappingAdd(1, ordering: .relaxed)
-                    if spin > 0 { stressSpin(spin) } else { usleep(UInt32(sleepMicros)) }
-                }
-                shared.inside.wrappingSubtract(1, ordering: .relaxed)
-                if short { shared.lock.unlockShortSection() } else { shared.lock.unlock() }
                 rng.perturb()
                 if i & 31 == 0 { it.progress(a, i) }
             }
@@ -62,9 +61,7 @@ public struct LockParkingScenario: StressScenario {
         if overlaps > 0 {
             findings.append(.forbidden(StressCheck.concurrentEntry, "\(overlaps) section(s) entered while another thread held the lock"))
         }
-        shared.lock.lock()
-        let sections = shared.sections
-        shared.lock.unlock()
+        let sections = shared.lock.withLock(shortSection: false) { shared.sections }
         if sections != it.threads * n {
             findings.append(.forbidden("section lost", "\(sections) sections counted, \(it.threads * n) made"))
         }

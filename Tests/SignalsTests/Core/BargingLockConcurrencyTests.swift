@@ -78,9 +78,7 @@ import Testing
                 started.signal()
                 let short = shortSections(t)
                 for _ in 0..<increments {
-                    if short { shared.lock.lockForShortSection() } else { shared.lock.lock() }
-                    shared.counter += 1
-                    if short { shared.lock.unlockShortSection() } else { shared.lock.unlock() }
+                    shared.lock.withLock(shortSection: short) { shared.counter += 1 }
                 }
                 group.leave()
             }
