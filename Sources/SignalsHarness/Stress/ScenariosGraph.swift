@@ -572,6 +572,7 @@ public enum StressCatalogue {
             StateResetRaceScenario(),
             RebindGenerationScenario(),
             CaptureActivationScenario(),
+            RealTimeOrderScenario(),
         ]
     }
 }
