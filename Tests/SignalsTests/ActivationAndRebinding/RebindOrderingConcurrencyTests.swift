@@ -1,4 +1,4 @@
-// CwlSignal's `testAsynchronousJoinAndDetach`, ported in our own words: four
+// CwlSignal's `testAsynchronousJoinAndDetach`, ported (rewritten, not copied): four
 // threads keep disconnecting one junction over a cold source and binding it to a fresh merged
 // input that feeds ten `.global` stateful stages. Every chain must see its values in order
 // (0, 1, 2, …: each binding runs the cold source afresh), each exactly once, and end exactly once: complete
