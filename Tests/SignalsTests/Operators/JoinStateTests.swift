@@ -46,9 +46,11 @@ import Testing
         }
         do {
             let open = s.end()
-            #expect(open.map(\.value) == [7])
-            #expect(rightWindow == nil, "the right windows go with the end")
-            #expect(leftWindow != nil, "a left window lasts while its value is being closed")
+            withExtendedLifetime(open) {
+                #expect(open.map(\.value) == [7])
+                #expect(rightWindow == nil, "the right windows go with the end")
+                #expect(leftWindow != nil, "a left window lasts as long as its returned entry")
+            }
         }
         #expect(leftWindow == nil)
         #expect(s.lefts.isEmpty && s.rights.isEmpty)
