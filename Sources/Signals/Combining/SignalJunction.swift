@@ -25,7 +25,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         /// stored yet).
         var attaching = false
         /// A `disconnect` or the source's end came while `attaching`: `bind` detaches its
-        /// attachment, then removes the binding (issue 19 item 3, see `disconnect`).
+        /// attachment, then removes the binding (see `disconnect` for why in that order).
         var unbindRequested = false
     }
     let binding = Mutex(Binding())
@@ -70,7 +70,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         if let refusal { return refusal }
         // An end that passes unbinds the junction and deactivates the chain (its
         // `onDeactivate` runs, a cold source can run again on the next `bind`), as a
-        // subscription's end detaches it (issue 19 item 2). Weak: the junction owns the chain.
+        // subscription's end detaches it (CwlSignal's `testOn`). Weak: the junction owns the chain.
         let endingSink = SignalSink<T>(value: sink.value, end: { [weak self] end in
             sink.end(end)
             self?.sourceEnded(into: input, with: end)
@@ -97,7 +97,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Returns: the input it was bound to, or nil if it was not bound.
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
-        // The chain is detached before the binding is removed (issue 19 item 3): until the
+        // The chain is detached before the binding is removed: until the
         // binding goes, another thread's `bind` is refused, so it can attach only once the
         // source node has left this activation and forgotten any end it kept (attaching to an
         // ended node gives the new chain that end at once: a chain that completed with no
@@ -118,7 +118,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// detaches the chain as ended. When the end came during `bind`'s own attach, the
     /// attachment is not stored yet: `bind` is asked to detach it and unbind itself.
     ///
-    /// The chain is detached *before* the binding is removed (issue 19 item 3): until the
+    /// The chain is detached *before* the binding is removed: until the
     /// detach, the source node is ended and keeps its end for the next attachment, so a `bind`
     /// from another thread that found the binding already gone attached to the ended node and
     /// its chain received this end as its first result (a chain that completed with no value).

@@ -61,7 +61,7 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
                     case .failure(let e):
                         if closePropagation.propagates(e) { _ = node.sendEnd(e, expectedActive: expected) }
                         // A source that ended is removed, whether or not its end closed the
-                        // merged signal: it is never re-attached (issue 10 item 8).
+                        // merged signal: it is never re-attached, and must not stay subscribed.
                         ended.remove(from: node)
                     }
                 }

@@ -13,7 +13,7 @@ final class StageBox<S>: @unchecked Sendable {
 // object alone: the object is the closure's context, so a value crosses the stage as one call
 // into specialized code that loads both closures from it: 35 instructions per extra `map`
 // against 38 for a closure capturing the two closures, whose context thunk unpacks four
-// words (docs/performance.md, issue 17). The fields stay `let`: as `var`s each call would
+// words (docs/design/fused-stages-and-fan-out.md). The fields stay `let`: as `var`s each call would
 // retain and release the closure it loads (111 instructions per stage, measured).
 
 /// `map`'s value path.

@@ -58,7 +58,7 @@ class NodeBase: @unchecked Sendable {
     /// one activation, and for derived nodes fed only by chains (`merge`, `combine` and what
     /// is built on it, `hop(to:)`): each activation re-attaches their sources, which report
     /// their own ends again, so a cold source behind them (`just`, `generate`) runs again on
-    /// re-subscription, as it does behind fused stages (issue 19 item 4). Nodes fed by an
+    /// re-subscription, as it does behind fused stages (CwlSignal's activation rules). Nodes fed by an
     /// input (`create`, a merged input) and the multis keep their end: their input is closed
     /// for good.
     @usableFromInline let newGenerationOnDeactivate: Bool

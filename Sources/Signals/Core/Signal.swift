@@ -95,7 +95,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         // The previous holder (a detached subscription, a released derived signal) leaves the
         // slot here, and may be its last reference: it is returned out of the lock and freed
         // after the unlock, because freeing it can free a handler's captures and run a user
-        // `deinit`, which may use this very signal (issue 19 item 5).
+        // `deinit`, which may use this very signal (no user code under a lock).
         let (taken, previous) = claimSlot.withLock { slot -> (Bool, OutputClaim?) in
             if slot.isTaken { return (false, nil) }
             let previous = slot.holder.take()

@@ -93,7 +93,7 @@ final class NodeControl: @unchecked Sendable {
         // Never `sched_yield`: on a busy machine a yield hands the core to whatever else is
         // runnable there for the rest of its time slice (milliseconds; measured under
         // `--load 2`: two yields cost 27 ms while the holder had finished within a
-        // microsecond, docs/performance.md), whereas a parked thread is woken when the holder
+        // microsecond, docs/design/churn.md), whereas a parked thread is woken when the holder
         // is done. A holder that was preempted is not helped by the spin either; parking
         // gives it the core.
         let start = DispatchTime.now().uptimeNanoseconds
@@ -115,9 +115,9 @@ final class NodeControl: @unchecked Sendable {
 /// it waits for. A thread runs its handlers while holding its node, so a graph change made
 /// from inside a handler (a cancel, a subscribe, a branch removal) that waits for another
 /// node's holder turns its own node into a lock held while waiting: two threads doing that to
-/// each other's nodes would wait for ever (issue 10 item 1). Before blocking, a thread follows
-/// the chain holder → node that holder waits for → its holder …; if the chain comes back to
-/// it, it does not wait. Registration and the check are one step under the registry's mutex,
+/// each other's nodes would wait for ever (handlers that cancel each other). Before
+/// blocking, a thread follows the chain holder → node that holder waits for → its holder …;
+/// if the chain comes back to it, it does not wait. Registration and the check are one step under the registry's mutex,
 /// so of the threads closing a cycle the last one to arrive sees it. Only threads that would
 /// block use the registry: no value path touches it.
 enum WaitRegistry {
@@ -288,8 +288,8 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable
     func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
         // The generation, not the whole status: a value queued before its own activation's
-        // end must still be delivered once that end has closed the status (issue 19 item 3:
-        // every queued value of the activation was dropped and only its end arrived).
+        // end must still be delivered once that end has closed the status (comparing the whole
+        // word dropped every queued value of the activation, and only its end arrived).
         guard status.load(ordering: .acquiring) >> 2 == expectedActive >> 2, let box = outputBox else { return }
         box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
     }
@@ -477,7 +477,8 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     func detach(endedWith end: SignalEnd?, closing box: SinkBox<T>? = nil) {
         box?.close()
         // An end forgotten here may carry a user error (`.other`): it is handed out of the
-        // lock and released after the unlock, like every user-owned object (issue 19 item 5).
+        // lock and released after the unlock, like every user-owned object (no user `deinit`
+        // under a lock).
         let forgottenEnd = activation.withLock { a -> SignalEnd? in
             if newGenerationOnDeactivate {
                 // A `generate` node restarts on its next activation (a fresh input, its
@@ -544,7 +545,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         // attachment: an input of its generation while it is inactive belongs to an
         // activation pass that a deactivation overtook (the feeders are applied outside the
         // lock), and its kept end would reach the next binding's chain as that binding's
-        // first result (issue 19 item 3: a chain that completed with no value).
+        // first result (a chain that completed with no value).
         if newGenerationOnDeactivate && read & 3 == NodeStatus.inactive {
             return NodeStatus.rejection(read: read, expectedActive: expectedActive)
         }
@@ -570,7 +571,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// Delivers the end of generation `generation` of a node that starts a new generation on
     /// deactivation (`generate`, merge, combine, hop nodes), unless that generation is gone.
     ///
-    /// Issue 19 item 3: the end was delivered like a value, after its status CAS. A thread that
+    /// Why: the end was once delivered like a value, after its status CAS. A thread that
     /// unbound and re-bound the node in between (a junction's `disconnect` and `bind`) started
     /// the next generation and reopened the queue; the old end then closed the reopened queue
     /// (the new activation's values were refused) and reached the new binding's chain, which
@@ -637,7 +638,7 @@ enum InactiveEndOutcome { case kept, alreadyEnded, changed }
 final class SinkBox<T: Sendable>: @unchecked Sendable {
     @usableFromInline let sink: SignalSink<T>
     /// Cleared when the chain is detached: from then on the holder skips it, even for values
-    /// queued before the detach (issue 10 items 1 and 7: no stage of a cancelled chain runs
+    /// queued before the detach (nothing runs after `cancel()`: no stage of a cancelled chain runs
     /// after `cancel()` returns, although the node drops the chain only later).
     @usableFromInline let open = Atomic<Bool>(true)
     @usableFromInline init(_ sink: SignalSink<T>) { self.sink = sink }

@@ -32,7 +32,7 @@ internal import SignalsFutex
 /// Where a waiter parks: on Linux on the word itself (`futex(2)`, wake-one), so a wake-up goes
 /// to one sleeper of this lock and costs one system call; elsewhere in a shared table of
 /// pthread condition variables (chosen by a per-lock key, hence a broadcast to the slot).
-/// Measured against the table on Linux (`bench ab`, mutex, docs/performance.md): contended
+/// Measured against the table on Linux (`bench ab`, mutex, docs/design/lock-under-load.md): contended
 /// 0.963 [0.946–0.979] at 2 threads and 0.955 [0.946–0.965] at 8. ThreadSanitizer sees the
 /// acquire/release atomics, so the variant needs no suppression.
 @usableFromInline
@@ -130,7 +130,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// thread, so waiting for it with a spin costs at most its length; and the node's holder
     /// waiting for it must not give its CPU away, since the graph change's thread then waits
     /// for the holder in turn (mutex churn under `--load 2`: 3,219 → 487 ns, paired,
-    /// docs/performance.md).
+    /// docs/design/lock-under-load.md).
     /// Values' sections are not marked: with more senders than cores their owner is often
     /// preempted and runnable on the waiter's own CPU, and a yield runs it at once (a spin of
     /// even 1 µs before the yield made contended 2.2–2.8× slower).

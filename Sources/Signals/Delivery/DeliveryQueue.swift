@@ -13,7 +13,7 @@ import Darwin
 public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// A three-state claim word (`Atomic`) and a lock-free multi-producer block queue.
     case lockFree
-    /// A `Synchronization.Mutex` guarding a small idle/delivering state machine and a queue.
+    /// A `BargingLock` guarding a small idle/delivering state machine and a queue.
     case mutex
 }
 
@@ -114,7 +114,7 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// the next, and so on: each one a hand-over between cores and an allocation, where the
     /// other thread would have claimed the idle node in a few nanoseconds. That convoy lasts
     /// until the other thread pauses for longer than the watch (subscribe + cancel on a
-    /// multicast while values flow: 1.5–2.5× slower, issue 17, docs/performance.md).
+    /// multicast while values flow: 1.5–2.5× slower, docs/design/churn.md).
     func skipNextCaughtUpWatch()
 
     /// Opens a queue that an end closed to values again, for a node that starts a new

@@ -34,7 +34,7 @@ import Darwin
 /// producer instead (the holder marks the slot, the producer publishes with an exchange and
 /// adopts the node if it finds the mark) keeps the order and removes the wait, but every
 /// queued element then pays a read-modify-write where a plain store sufficed: measured 1.47×
-/// [1.44–1.50] slower on contended at 2 threads (issue 17, docs/performance.md), so not kept.
+/// [1.44–1.50] slower on contended at 2 threads (docs/design/queue-and-placement.md), so not kept.
 ///
 /// **Stamps, not flags.** Each slot carries its own publication stamp (its position + 1) on the
 /// same cache line as its element, so a published element costs the holder one line, and
@@ -43,7 +43,7 @@ import Darwin
 /// and the holder never writes a line that producers publish on. On a 16-core Xeon, the
 /// flag-array layout's floor (`scripts/mpsc-floor.c`, a C model of this queue) was 99–144 ns
 /// per value from 1 to 15 producers and the in-slot layout's 60–98; the queue itself went from
-/// 142 to 90.5 ns at 2 threads, paired, with this change alone (issue 17, docs/performance.md).
+/// 142 to 90.5 ns at 2 threads, paired, with this change alone (docs/design/many-core-senders.md).
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
@@ -179,7 +179,7 @@ import Darwin
         if let e = pop() { return e }
         // Caught up (`pop` already watched the next slot for a while): go through the claim
         // word. (An earlier spin here called `pop` 64 times, reading `tail` each time, and was
-        // removed: 0.915 [0.891–0.945] without it on this 2-core VM (issue 17). Watching the
+        // removed: 0.915 [0.891–0.945] without it on a 2-core VM, paired. Watching the
         // slot's stamp instead leaves `tail` to the producers.)
         var word = claim.load(ordering: .relaxed)
         while true {
@@ -351,7 +351,7 @@ import Darwin
                     // in between.) The block is taken only now, by the one winner: taken before
                     // the CAS, every producer racing for the last slot took one, and all but
                     // one were freed again: 0.047 allocations per value at 16 threads, where
-                    // one block per 127 values is the most a growing backlog needs (issue 17).
+                    // one block per 127 values is the most a growing backlog needs.
                     let prepared = takeBlock()
                     tailBlock.store(prepared, ordering: .releasing)
                     tail.store((position &+ 2) | closing, ordering: .sequentiallyConsistent)
@@ -495,7 +495,7 @@ struct HolderFIFO<Element> {
 func spinWait(_ spins: Int) -> Int {
     if spins < 64 {
         // A plain busy step. A `pause` here (through a C shim) was measured slower on
-        // contended at 2 threads (1.078 [1.049–1.109], issue 17): it stretches the spin that
+        // contended at 2 threads (1.078 [1.049–1.109], paired): it stretches the spin that
         // a holder wastes when the producer it waits for shares its core.
         return spins &+ 1
     }

@@ -14,7 +14,8 @@ import Musl
 /// ordinary values, held for the capture's subscriber), while `continuous().capture()`
 /// captures the latest value. The replay runs synchronously on the attaching thread, through
 /// the fused stages below the multi, so a capture recognises an activation value by this
-/// thread's mark rather than by when it arrived (issue 19 item 1).
+/// thread's mark rather than by when it arrived (CwlSignal's `testFrom`: values a source sends
+/// while being activated are ordinary values, not activation values).
 ///
 /// Set only around a replay (per branch attached to a non-empty cache), never per value.
 @usableFromInline

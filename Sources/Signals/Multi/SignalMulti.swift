@@ -180,7 +180,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
 
     /// Closes the branch first (nothing reaches its chain from then on, even values queued
     /// before), so the guarantee holds even when `perform` cannot wait for the holder (from
-    /// inside a delivery on this node, or where waiting could deadlock: issue 10 item 1).
+    /// inside a delivery on this node, or where waiting could deadlock).
     @inlinable func removeBranch(_ branch: MultiBranch<T>) {
         branch.open.store(false, ordering: .releasing)
         func remove() {

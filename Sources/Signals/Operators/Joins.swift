@@ -24,6 +24,63 @@ enum JoinEvent<R: Sendable>: Sendable {
     case rightClosed(Int)
 }
 
+/// A join stage's state for one activation: the right signal's subscription, the open values
+/// of each side with the subscriptions of their windows, and the next window's id. It holds
+/// the subscriptions, so dropping an entry cancels its window.
+package struct JoinState<R: Sendable, L: Sendable>: @unchecked Sendable {
+    // Unchecked: touched only inside the stage's deliveries, which its node serializes; the
+    // lifetimes are Sendable, `L` and `R` are.
+    package struct Open<Value> {
+        package let id: Int
+        package let value: Value
+        let window: any Lifetime
+    }
+
+    /// The right signal's subscription, from activation to the end.
+    var right: (any Lifetime)?
+    package private(set) var lefts: [Open<L>] = []
+    package private(set) var rights: [Open<R>] = []
+    var nextID = 0
+
+    package init() {}
+
+    /// A new window's id; ids are never reused within an activation.
+    package mutating func takeID() -> Int {
+        defer { nextID += 1 }
+        return nextID
+    }
+
+    package mutating func openLeft(_ id: Int, _ left: L, window: any Lifetime) {
+        lefts.append(Open(id: id, value: left, window: window))
+    }
+
+    package mutating func openRight(_ id: Int, _ value: R, window: any Lifetime) {
+        rights.append(Open(id: id, value: value, window: window))
+    }
+
+    /// Closes left window `id`: its entry (the caller holds the window's subscription while
+    /// it closes the value), or nil if it was closed already.
+    package mutating func closeLeft(_ id: Int) -> Open<L>? {
+        guard let i = lefts.firstIndex(where: { $0.id == id }) else { return nil }
+        return lefts.remove(at: i)
+    }
+
+    package mutating func closeRight(_ id: Int) {
+        rights.removeAll { $0.id == id }
+    }
+
+    /// The result ends: drops the right subscription and every right window, and returns the
+    /// open left entries, in order (their windows end when the caller lets them go, after it
+    /// has closed their values). Ids keep counting, so a late window event matches nothing.
+    package mutating func end() -> [Open<L>] {
+        let open = lefts
+        right = nil
+        lefts = []
+        rights = []
+        return open
+    }
+}
+
 extension Signal {
     /// The skeleton of `join` and `groupJoin`. State per activation: the right subscription,
     /// the open left and right values with their duration subscriptions, the next id.
@@ -33,34 +90,27 @@ extension Signal {
         rightEnd: @escaping @Sendable (R) -> Signal<DR>,
         _ kind: JoinKind<T, R, L, X>
     ) -> Signal<X> {
-        typealias S = (right: (any Lifetime)?, lefts: [(id: Int, left: L, window: any Lifetime)],
-                       rights: [(id: Int, value: R, window: any Lifetime)], nextID: Int)
-        return stage(initialState: S(nil, [], [], 0), eventType: JoinEvent<R>.self) {
-            (s: inout S, e: StageEvent<T, JoinEvent<R>>, channel: StageChannel<JoinEvent<R>>, next: SignalNext<X>) in
+        return stage(initialState: JoinState<R, L>(), eventType: JoinEvent<R>.self) {
+            (s: inout JoinState<R, L>, e: StageEvent<T, JoinEvent<R>>, channel: StageChannel<JoinEvent<R>>, next: SignalNext<X>) in
             switch e {
             case .activated:
                 s.right = channel.subscribe(right) { .right($0) }
             case .upstream(.success(let v)):
-                let id = s.nextID
-                s.nextID += 1
+                let id = s.takeID()
                 let left = kind.open(v, s.rights.map(\.value), next)
-                s.lefts.append((id, left, channel.subscribe(leftEnd(v)) { _ in .leftClosed(id) }))
+                s.openLeft(id, left, window: channel.subscribe(leftEnd(v)) { _ in .leftClosed(id) })
             case .event(.right(.success(let r))):
-                let id = s.nextID
-                s.nextID += 1
-                for l in s.lefts { kind.meet(l.left, r, next) }
-                s.rights.append((id, r, channel.subscribe(rightEnd(r)) { _ in .rightClosed(id) }))
+                let id = s.takeID()
+                for l in s.lefts { kind.meet(l.value, r, next) }
+                s.openRight(id, r, window: channel.subscribe(rightEnd(r)) { _ in .rightClosed(id) })
             case .event(.leftClosed(let id)):
-                guard let i = s.lefts.firstIndex(where: { $0.id == id }) else { return }
-                kind.close(s.lefts.remove(at: i).left)
+                if let left = s.closeLeft(id) { kind.close(left.value) }
             case .event(.rightClosed(let id)):
-                s.rights.removeAll { $0.id == id }
+                s.closeRight(id)
             case .upstream(.failure(let end)), .event(.right(.failure(let end))):
                 // As in CwlSignal, the end of either side completes the result; but misuse
                 // (a duplicate or looping signal) is reported, as everywhere in Signals.
-                let lefts = s.lefts
-                s = (nil, [], [], s.nextID)
-                for l in lefts { kind.close(l.left) }
+                for left in s.end() { kind.close(left.value) }
                 next.send(end: end.otherError is SignalBindError ? end : .complete)
             }
         }

@@ -113,8 +113,8 @@ struct StageChannel<E: Sendable>: Sendable {
     /// An inner subscription is an edge of the graph (the inner signal feeds the stage), so
     /// it is recorded in the topology for as long as it lasts, and one that would close a
     /// loop is refused: the stage gets `SignalBindError.loop` as the inner signal's end and
-    /// nothing is subscribed (issue 10 item 4). Checking here, when the inner subscription is
-    /// made, catches every such loop: one made by a bind after the stage was built, and one
+    /// nothing is subscribed (misuse is a value, never a hang). Checking here, when the inner
+    /// subscription is made, catches every such loop: one made by a bind after the stage was built, and one
     /// made by an inner signal that is only chosen later (`flatMap`, `retry`, `catchError`).
     @usableFromInline
     func subscribe<U: Sendable>(

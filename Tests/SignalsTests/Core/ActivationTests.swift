@@ -4,7 +4,7 @@ import Signals
 import Synchronization
 import Testing
 
-/// Activation as CwlSignal's document specifies it (issue 9): caching multis and captures are
+/// Activation as CwlSignal's document specifies it: caching multis and captures are
 /// active at once; a `Signal` can be used again once its output is gone; `continuous` after
 /// the end; `.main`/`.mainAsync`; results on their context; `concatMap` buffering.
 @Suite struct ActivationTests {
@@ -195,7 +195,7 @@ import Testing
 
     /// A source that ended during activation: a later subscribe or bind without `resend`
     /// still gets the end. (`preclosed` gives its values and end as activation values; a
-    /// `just` would not: its values are ordinary values, issue 19 item 1.)
+    /// `just` would not: its values are ordinary values, as in CwlSignal's `testFrom`.)
     @Test(arguments: DeliveryVariant.allCases)
     func captureDeliversActivationEndWithoutResend(_ variant: DeliveryVariant) {
         let capture = Signal<Int>.preclosed(1, 2, delivery: variant).capture()

@@ -148,7 +148,7 @@ import Testing
     }
 
     /// A capture of a `generate` whose activation sends values synchronously does not take
-    /// them as activation values (CwlSignal's `testFrom`, issue 19 item 1): they are ordinary
+    /// them as activation values (CwlSignal's `testFrom`): they are ordinary
     /// values, held with what the input sends later until subscribe.
     @Test(arguments: DeliveryVariant.allCases)
     func capturesGenerateActivationValues(_ variant: DeliveryVariant) {

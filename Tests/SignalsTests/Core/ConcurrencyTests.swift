@@ -249,7 +249,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
     }
 
     /// The same for value handlers, which sit straight behind the node's box or the multi's
-    /// branch gate with no gate of their own (issue 17), and with a handler slow enough
+    /// branch gate with no gate of their own (one gate per delivery), and with a handler slow enough
     /// (100 µs) that `cancel()` outlasts `NodeControl.wait`'s 20 µs spin and parks: once it
     /// returns, the handler is never entered again.
     @Test(arguments: DeliveryVariant.allCases, [false, true])

@@ -1,5 +1,6 @@
-// Regression tests for issue 10 items 1, 4, 7 and 8: defects found by probing the library from
-// outside. Each test fails on the code before its fix (a deadlock or an endless cycle fails by
+// Regression tests for defects found by probing the library from outside: cancel from inside a
+// delivery, a cancelled stage on a queue, merged sources that end, loops through inner
+// subscriptions. Each test fails on the code before its fix (a deadlock or an endless cycle fails by
 // its watchdog instead of hanging the run) and runs on both delivery variants.
 
 import Dispatch
@@ -53,9 +54,9 @@ final class CancelVictims: @unchecked Sendable {
     }
 }
 
-@Suite("Issue 10 defects")
+@Suite("Cancellation, merged-source and inner-loop defects")
 struct DefectRegressionTests {
-    // MARK: Item 1
+    // MARK: Cancel from inside a delivery
 
     /// A handler on A cancels branches of B while a handler on B cancels branches of A, and
     /// two threads send into A and B at once. Before the fix each `cancel` waited for the
@@ -107,7 +108,7 @@ struct DefectRegressionTests {
         withExtendedLifetime(canceller) {}
     }
 
-    // MARK: Item 7
+    // MARK: A cancelled stage on a queue
 
     /// A stage on a `.queue` context with a backlog: after `cancel()` returns, the stage's
     /// closure runs no more (the call already running may finish). Before the fix it ran on
@@ -141,7 +142,7 @@ struct DefectRegressionTests {
         #expect(after <= 1, "the stage ran \(after) times after cancel() returned")
     }
 
-    // MARK: Item 8
+    // MARK: Merged sources that end
 
     /// A source that completes is removed from its merged input, whatever the propagation.
     @Test(arguments: DeliveryVariant.allCases)
@@ -179,7 +180,7 @@ struct DefectRegressionTests {
         withExtendedLifetime(output) {}
     }
 
-    // MARK: Item 4
+    // MARK: Loops through inner subscriptions
 
     /// A loop closed through `deferred`'s inner subscription: the bind itself sees no edge
     /// yet, so the inner subscription is refused when it is made, with `.loop`, as a value.

@@ -51,7 +51,7 @@ private func spin(_ n: Int) {
     if x == -1 { print(x) }
 }
 
-/// The end and the enqueue of a value are one atomic decision (issue 10, items 5 and 9): a
+/// The end and the enqueue of a value are one atomic decision: a
 /// `send` that returns nil is delivered, one that loses the race with the end returns
 /// `.disconnected`, and no stage sees anything after its input's end. Before the fix, the
 /// input's status check and the node's enqueue were two steps, so a value that passed the check

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// A node's feeders hold it `unowned`, not `weak` (a weak reference gives the node a side table
-/// that slows every retain and release of it: issue 17). These tests release a merged input's
+/// that slows every retain and release of it: docs/design/churn.md). These tests release a merged input's
 /// graph in every order, also while a source sends from another thread, with and without
 /// `removeOnDeactivate` (whose closure holds the node unowned too). An unowned reference read
 /// after its node was freed traps, so a wrong order fails here as a crash; and the graph must

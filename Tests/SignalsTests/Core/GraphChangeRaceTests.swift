@@ -4,7 +4,8 @@ import Signals
 import Synchronization
 import Testing
 
-/// Issue 10 items 2, 3 and 6: graph changes that used to leave stale state behind.
+/// Graph changes that used to leave stale state behind: `bind` racing `disconnect`, a refused
+/// capture bind, `generate` callbacks on a concurrent context.
 @Suite struct GraphChangeRaceTests {
     /// `bind` racing `disconnect` must not leave a topology edge behind: afterwards, binding
     /// the other way round is no loop (it used to be `.loop` for ever).

@@ -18,7 +18,7 @@ private struct Wide: Equatable {
     static func == (a: Wide, b: Wide) -> Bool { a.words.0 == b.words.0 && a.words.8 == b.words.8 }
 }
 
-/// The lock-free queue's slot layout (issue 17): each slot carries its publication stamp on
+/// The lock-free queue's slot layout (docs/design/many-core-senders.md): each slot carries its publication stamp on
 /// its element's line, and blocks are recycled without resetting anything. These run the
 /// queue directly, one thread holding it, across many block boundaries and recycled blocks,
 /// for elements of several sizes and alignments.

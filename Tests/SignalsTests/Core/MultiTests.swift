@@ -62,7 +62,7 @@ import Testing
     }
 
     /// continuous after the end: the cached value is dropped when the end arrives, so a new
-    /// branch gets only the end (CwlSignal's document; issue 9 item 4).
+    /// branch gets only the end (CwlSignal's document).
     @Test(arguments: DeliveryVariant.allCases)
     func continuousAfterEnd(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
@@ -242,7 +242,7 @@ import Testing
     }
 
     /// The same with value handlers, which sit straight behind the branch's gate (no gate of
-    /// their own, issue 17): the cancelled branch's handler is not entered for the value in
+    /// their own: one gate per delivery): the cancelled branch's handler is not entered for the value in
     /// progress nor after it.
     @Test(arguments: DeliveryVariant.allCases)
     func valueBranchCancelsAnotherInsideDelivery(_ variant: DeliveryVariant) {

@@ -3,8 +3,9 @@ import Signals
 import Synchronization
 import Testing
 
-/// The README's tour, compiled and checked: if an example in the README stops working, this
-/// suite fails. (Each test repeats a README snippet with assertions added.)
+/// The README's first example and the examples of `Signals.docc/GettingStarted.md`, compiled
+/// and checked: if one of them stops working, this suite fails. (Each test repeats a snippet
+/// with assertions added.)
 @Suite("README examples")
 struct ReadmeExamplesTests {
     /// A thread-safe box for what handlers see (handlers are @Sendable).

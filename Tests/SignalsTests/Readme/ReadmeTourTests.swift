@@ -3,8 +3,8 @@ import Signals
 import Synchronization
 import Testing
 
-/// The README's five-minute tour, checked. Each test repeats one README snippet (with
-/// `print` replaced by a recorder) and expects what the README says it prints, which is what
+/// The tour of `Signals.docc/GettingStarted.md`, checked. Each test repeats one of its snippets
+/// (with `print` replaced by a recorder) and expects what the article says it prints, which is what
 /// CwlSignal's article (`../shared/seeds/002_…`) says.
 ///
 /// Three examples check the article's activation rules: caching multis and captures are
@@ -17,7 +17,7 @@ final class ReadmeTourTests {
         var all: [String] { lines.withLock { $0 } }
     }
 
-    /// What the README's `print` writes, and its `lifetimes` array (a fresh suite instance
+    /// What the tour's `print` writes, and its `lifetimes` array (a fresh suite instance
     /// runs each test case, so neither is shared between them).
     let out = Printed()
     var lifetimes: [any Lifetime] = []
@@ -42,7 +42,7 @@ final class ReadmeTourTests {
         #expect(out.all == ["3"])
     }
 
-    /// The first three lines of the README's continuous and capture examples: a continuous
+    /// The first three lines of the tour's continuous and capture examples: a continuous
     /// multi, then 1 and 2 sent before anything subscribes.
     func continuousAfterOneAndTwo(_ variant: DeliveryVariant) -> (SignalInput<Int>, SignalMulti<Int>) {
         let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }

@@ -1,4 +1,4 @@
-// Issue 19 item 3, the deterministic part: values that an activation of a `generate` source
+// The deterministic part of the rebind-ordering race: values that an activation of a `generate` source
 // queued before its own end must be delivered. The holder's generation check compared the
 // whole status word, so once `complete()` had moved the status to "ended", every value of the
 // same activation still in the queue was dropped and only the end arrived (in the ported

@@ -1,4 +1,4 @@
-// Issue 19 item 3 (CwlSignal's `testAsynchronousJoinAndDetach`, ported in our own words): four
+// CwlSignal's `testAsynchronousJoinAndDetach`, ported (rewritten, not copied): four
 // threads keep disconnecting one junction over a cold source and binding it to a fresh merged
 // input that feeds ten `.global` stateful stages. Every chain must see its values in order
 // (0, 1, 2, …: each binding runs the cold source afresh), each exactly once, and end exactly once: complete
@@ -39,7 +39,7 @@ private final class RebindObservations: @unchecked Sendable {
     let ended = DispatchSemaphore(value: 0)
 }
 
-@Suite("Issue 19 item 3: ordering under concurrent rebind (Concurrency)")
+@Suite("Ordering under concurrent rebind (Concurrency)")
 struct RebindOrderingConcurrencyTests {
     static let sequenceLength = 10
     static let iterations = 50

@@ -1,4 +1,4 @@
-// Issue 19 item 1 (CwlSignal's `testFrom`): activation values are what a cache replays when the
+// CwlSignal's `testFrom`: activation values are what a cache replays when the
 // capture activates (a multi's cached values, a closed node's end), not what a source sends
 // while it is being activated. `just`/`from` are cold sources: a capture of them captures
 // nothing, and its subscriber receives every value and the end. `preclosed` is the shareable
@@ -16,7 +16,7 @@ private func describe(_ r: Result<Int, SignalEnd>) -> String {
     }
 }
 
-@Suite("Issue 19 item 1: capture of a cold source")
+@Suite("Capture of a cold source")
 struct CaptureActivationValuesTests {
     @Test(arguments: DeliveryVariant.allCases)
     func captureOfJustCapturesNothingAndBindDeliversEverything(variant: DeliveryVariant) {

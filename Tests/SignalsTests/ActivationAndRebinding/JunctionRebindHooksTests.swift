@@ -1,4 +1,4 @@
-// Issue 19 item 2 (CwlSignal's `testOn`): a junction over a cold source with activation hooks,
+// CwlSignal's `testOn`: a junction over a cold source with activation hooks,
 // bound a second time after the source ended, runs the source again and, once the end has
 // passed, runs `onDeactivate` ("deactivate" last) — as the first binding did.
 
@@ -10,7 +10,7 @@ private struct Timeout: Error, CustomStringConvertible {
     var description: String { "timeout" }
 }
 
-@Suite("Issue 19 item 2: hooks on a re-bound junction")
+@Suite("Hooks on a re-bound junction")
 struct JunctionRebindHooksTests {
     @Test(arguments: DeliveryVariant.allCases)
     func secondBindingRunsSourceAndDeactivates(variant: DeliveryVariant) {

@@ -1,3 +1,6 @@
+// Creating a shareable graph that is already closed: `preclosed`, whose values and end every
+// subscriber receives as activation values.
+
 extension Signal {
     /// A shareable signal that is already closed: every subscriber (any number, at any time)
     /// receives `values` and then `end` as activation values, so a `capture()` of it captures

@@ -1,4 +1,4 @@
-// Issue 19 item 4: once a subscription has ended, subscribing again re-activates the graph
+// Once a subscription has ended, subscribing again re-activates the graph
 // and cold sources (`just`, `from`, `generate`) send again, behind every kind of stage: fused
 // stages did, but nodes (`merge`, `combine` and what is built on it, `hop(to:)`) kept the old
 // end and gave the second subscriber only that end.
@@ -11,9 +11,9 @@ import Signals
 import Synchronization
 import Testing
 
-@Suite("Issue 19 item 4: re-subscription behind a node")
+@Suite("Re-subscription behind a node")
 struct ResubscribeBehindNodeTests {
-    /// The graphs of the issue, each built from cold sources.
+    /// Graphs with a node between the cold source and the subscriber, each built from cold sources.
     static let graphs: [(name: String, make: @Sendable (DeliveryVariant) -> Signal<Int>)] = [
         ("merge", { v in Signal<Int>.just(1, 2, delivery: v).merge(with: Signal<Int>.just(3, delivery: v)) }),
         ("combineLatest", { v in Signal<Int>.just(1, delivery: v).combineLatest(Signal<Int>.just(10, delivery: v)) { $0 + $1 } }),

@@ -1,5 +1,5 @@
-// Issue 19 item 5: a user `deinit` must never run under one of the library's locks. Before the
-// fix, `Signal.takeOutput(by:)` replaced the previous (already detached) subscription inside
+// A user `deinit` must never run under one of the library's locks. Before the fix,
+// `Signal.takeOutput(by:)` replaced the previous (already detached) subscription inside
 // `claimSlot.withLock`, so the subscription and its handler's captures were freed under that
 // mutex: a `deinit` that used the same signal crashed with "Recursive call to lock Mutex".
 // The test runs the crashing code in a watchdog thread, so a deadlock variant fails instead
@@ -34,9 +34,9 @@ private final class SignalUsingOwner: @unchecked Sendable {
     }
 }
 
-@Suite("Issue 19 item 5: no deinit under a lock")
+@Suite("No deinit under a lock")
 struct DeinitOutsideLockTests {
-    /// The issue's reproduction: the handler's capture is freed when the next subscriber takes
+    /// The defect's reproduction: the handler's capture is freed when the next subscriber takes
     /// the output, and its deinit uses the same signal.
     @Test(arguments: DeliveryVariant.allCases)
     func handlerCaptureDeinitMayUseTheSameSignal(variant: DeliveryVariant) {

@@ -1,0 +1,42 @@
+extension Signal {
+    /// Interleaves the values of this signal and `others` as they arrive. An error from any
+    /// input ends the result at once; it completes when every input has ended.
+    ///
+    /// - Parameters:
+    ///   - others: the other inputs (their single outputs are taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of every input's values.
+    @inlinable
+    public func merge(with others: Signal<T>..., context: Exec = .direct) -> Signal<T> {
+        let all = [self] + others
+        let node = SignalNode<Tagged<T>>(variant: delivery, newGenerationOnDeactivate: true)
+        for (i, s) in all.enumerated() {
+            guard s.takeOutput() else { return .duplicate(delivery: delivery, root: node) }
+            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } }))
+        }
+        let count = all.count
+        return Signal<Tagged<T>>(rootedAt: node).transform(initialState: 0, context: context) { ended, r, next in
+            routeCombined(r, next) { tagged in
+                switch tagged.result {
+                case .success: next.send(result: tagged.result)
+                case .failure(let e):
+                    if case .other = e { next.send(end: e); return }
+                    ended += 1
+                    if ended == count { next.send(end: e) }
+                }
+            }
+        }
+    }
+}
+
+/// A result tagged with the index of the input it came from.
+@usableFromInline
+struct Tagged<T: Sendable>: Sendable {
+    @usableFromInline let index: Int
+    @usableFromInline let result: Result<T, SignalEnd>
+    @inlinable init(index: Int, result: Result<T, SignalEnd>) {
+        self.index = index
+        self.result = result
+    }
+}
