@@ -11,16 +11,15 @@ struct ABCommand: ParsableCommand {
         abstract: "Compare two builds (git refs or bench executables) in alternating launches, with 95% intervals.",
         discussion: """
         Exit status: 0 when no case is slower beyond --threshold with 95% confidence, 1 when some \
-        case is, 2 for bad arguments (an unknown ref, a path that is not a bench executable).
+        case is, 2 for bad arguments (an unknown ref, a path that is not a bench executable), 5 when \
+        a build failed or no row could be judged (the table in `bench --help`).
         """
     )
-
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
 
     @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable (required unless --calibrate).")
     var baseline: String?
 
-    @Option(help: "The current side: a git ref or a bench executable (default: this executable).")
+    @Option(help: "The current side: a git ref, a saved name or a bench executable (default: this executable).")
     var current: String?
 
     @Option(name: .long, help: "Workloads, comma-separated (default: the single-thread ones). See `bench list`.")
@@ -29,37 +28,36 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Subjects, comma-separated (default: lockfree). See `bench list`.")
     var subject: [NameList<SubjectID>] = []
 
-    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2).",
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default: 2).",
             transform: { (text: String) throws -> ThreadCountList in
                 do throws(ArgumentError) { return try ThreadCountList(parsing: text) } catch { throw ValidationError(error.message) }
             })
     var threads: [ThreadCountList] = []
 
-    @Option(help: "Smallest slowdown that counts, in percent (default 3%).")
+    @Option(help: "Smallest slowdown that counts, in percent.")
     var threshold: String = "3%"
 
-    @Option(help: "Seconds for the whole comparison, shared by the rows (default 60; at least 3 launch pairs per row).")
+    @Option(help: "Seconds for the whole comparison, shared by the rows (at least 3 launch pairs per row).")
     var budget: Double = 60
 
-    @Option(help: "Busy threads running beside every launch, 0–64 (default 0).")
+    @Option(help: "Busy threads running beside every launch, 0–64 (default: 0).")
     var load: Int?
 
-    @Option(help: "Timed rounds per launch and build (default 10).")
+    @Option(help: "Timed rounds per launch and build (default: 10).")
     var repetitions: Int?
 
-    @Option(help: "Milliseconds one round aims for, 5–1000 (default 20).")
+    @Option(help: "Milliseconds one round aims for, 5–1000.")
     var roundMilliseconds: Int = 20
 
-    @Option(help: "Output format: text, json or markdown.")
-    var format: Format = .text
+    @OptionGroup var report: ReportOutput
 
     @Flag(help: "Calibrate instead of comparing: A/A and A against A′ (A plus a known added cost), --runs times per case; reports the false-alarm rate and the slowdowns found. Uses --baseline's build when given, else this executable; --budget is then the seconds of one run.")
     var calibrate = false
 
-    @Option(help: "Calibration runs per case (default 20), 1–1000.")
+    @Option(help: "Calibration runs per case, 1–1000.")
     var runs: Int = 20
 
-    @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100 (default 5%,10%).")
+    @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100.")
     var slowdowns: String = "5%,10%"
 
     /// The workloads a default `bench ab` compares: those that run on one thread.
@@ -135,19 +133,15 @@ struct ABCommand: ParsableCommand {
         load.stop()
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
 
-        let report = ABReport(machine: .current(allocator: "system"), parameters: parameters,
+        let result = ABReport(machine: .current(allocator: "system"), parameters: parameters,
                               baseline: baseline ?? "", current: current ?? "this executable",
                               thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
-        switch format {
-        case .text: print(ABFormat.text(report), terminator: "")
-        case .json: print(ABFormat.json(report))
-        case .markdown: print(ABFormat.markdown(report), terminator: "")
-        }
-        if report.judgedRows.isEmpty {
+        try report.emit(result)
+        if result.judgedRows.isEmpty {
             FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
-        if report.anySlower { throw ExitCode(1) }
+        if result.anySlower { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
 
     /// `--calibrate`: every selected case and subject, `--runs` sessions each.
@@ -166,16 +160,12 @@ struct ABCommand: ParsableCommand {
         }
         load.stop()
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let report = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
+        let result = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
                                        budgetSeconds: budget, thresholdPercent: thresholdPercent, cases: cases)
-        switch format {
-        case .text: print(report.text(), terminator: "")
-        case .json: print(report.json())
-        case .markdown: print(report.markdown(), terminator: "")
-        }
+        try report.emit(result)
         if cases.allSatisfy({ $0.runs.allSatisfy { $0.aa == nil } }) {
             FileHandle.standardError.write(Data("bench ab --calibrate: no run could be judged; see the notes in --format json\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
     }
 }
@@ -224,12 +214,16 @@ enum BuildResolver {
         let tree = NSTemporaryDirectory() + "signals-ab-\(short)-\(getpid())"
         FileHandle.standardError.write(Data("bench ab: building \(ref) (\(short)) in \(scratch) …\n".utf8))
         let (addRC, addOut) = capture("/usr/bin/env", ["git", "worktree", "add", "--detach", "--force", tree, sha])
-        guard addRC == 0 else { throw UsageError("\(flag): cannot check out '\(ref)': \(addOut)") }
+        guard addRC == 0 else {
+            FileHandle.standardError.write(Data("\(flag): cannot check out '\(ref)': \(addOut)\n".utf8))
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
+        }
         defer { _ = capture("/usr/bin/env", ["git", "worktree", "remove", "--force", tree]) }
         let (buildRC, buildOut) = capture("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "bench",
                                                             "--package-path", tree, "--scratch-path", scratch])
         guard buildRC == 0, FileManager.default.isExecutableFile(atPath: exe) else {
-            throw UsageError("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))")
+            FileHandle.standardError.write(Data("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))\n".utf8))
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
         return exe
     }

@@ -109,7 +109,7 @@ public struct CaseSpec: Codable, Sendable, Hashable {
     }
 }
 
-/// Everything a run is parameterized by; the defaults are the defaults.
+/// Everything a run is parameterized by, with the defaults of `bench run`.
 public struct Parameters: Codable, Sendable, Equatable {
     public var workloads: [WorkloadID] = WorkloadID.allCases
     public var subjects: [SubjectID] = SubjectID.allCases

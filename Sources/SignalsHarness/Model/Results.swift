@@ -249,7 +249,7 @@ public struct CaseResult: Codable, Sendable {
     }
 }
 
-/// Whether one of the performance targets was met.
+/// Whether one of the library's performance targets was met.
 public struct TargetResult: Codable, Sendable, Equatable {
     public enum Verdict: String, Codable, Sendable {
         case met, notMet = "not met", notMeasured = "not measured"

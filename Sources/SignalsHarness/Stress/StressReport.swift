@@ -83,16 +83,6 @@ public enum StressSelection {
             return matches
         }
     }
-
-    /// The variants named by `name`: "all", "lockFree"/"lockfree" or "mutex".
-    public static func variants(_ name: String) throws -> [DeliveryVariant] {
-        switch name.lowercased() {
-        case "all", "both": return DeliveryVariant.allCases
-        case "lockfree", "lock-free": return [.lockFree]
-        case "mutex": return [.mutex]
-        default: throw StressSelectionError("unknown variant '\(name)'; use lockFree, mutex or all")
-        }
-    }
 }
 
 /// A bad `--scenario` or `--variant`.

@@ -1,7 +1,7 @@
 import SignalsHarness
 import Testing
 
-/// The contended and allocation targets of issues 12 and 13, judged on made-up results.
+/// The contended and allocation targets, judged on made-up results.
 @Suite("targets")
 struct TargetTests {
     func contended(_ subject: SubjectID, _ nsByThreads: [Int: Double]) -> [CaseResult] {
@@ -79,7 +79,7 @@ struct TargetTests {
         #expect(verdict("churn-allocs", [r])?.verdict == .notMet)
     }
 
-    /// Issue 16 item 7: a goal set for ≥ 16 cores is reported on fewer, never called met.
+    /// A goal set for ≥ 16 cores is reported on fewer, never called met.
     @Test func sixteenCoreTargetIsNotJudgedOnFewerCores() {
         let results = contended(.lockfree, [2: 40, 16: 50])
         let onTwo = verdict("contended-2-16", results, cores: 2)
