@@ -51,6 +51,8 @@ struct ABCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOutput
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     @Flag(help: "Calibrate instead of comparing: A/A and A against A′ (A plus a known added cost), --runs times per case; reports the false-alarm rate and the slowdowns found. Uses --baseline's build when given, else this executable; --budget is then the seconds of one run.")
     var calibrate = false
 
@@ -115,23 +117,24 @@ struct ABCommand: ParsableCommand {
         parameters.targetRepetitionMilliseconds = roundMilliseconds
 
         let thresholdPercent = Comparison.parseThreshold(threshold) ?? 3
-        let interactive = isatty(STDERR_FILENO) == 1
         if calibrate {
-            return try runCalibration(parameters: parameters, subjects: options.subjects, thresholdPercent: thresholdPercent,
-                                      interactive: interactive)
+            return try runCalibration(parameters: parameters, subjects: options.subjects, thresholdPercent: thresholdPercent)
         }
         let baselineExe = try BuildResolver.executable(for: baseline ?? "", flag: "--baseline")
         let currentExe = try current.map { try BuildResolver.executable(for: $0, flag: "--current") } ?? ChildProcess.executablePath()
 
         var runner = ABRunner(baseline: baselineExe, current: currentExe, parameters: parameters, budgetSeconds: budget)
         runner.servedRounds = parameters.repetitions
-        if interactive {
-            runner.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[ab] \(label)".utf8)) }
-        }
+        let meter = progressOptions.meter("bench ab")
+        let cases = parameters.cases()
+        meter.start(total: cases.count * options.subjects.count,
+                    what: "\(cases.count * options.subjects.count) row(s) in about \(ProgressMeter.duration(budget)) (--budget)")
+        runner.progress = { label in meter.begin(label) }
+        runner.finished = { row in meter.finish(note: row.change.map { "\($0.verdict.rawValue), ratio \(String(format: "%.3f", $0.ratio.estimate))" } ?? "not judged") }
         let load = BusyLoad(threads: parameters.loadThreads)
-        let rows = runner.run(cases: parameters.cases(), subjects: options.subjects)
+        let rows = runner.run(cases: cases, subjects: options.subjects)
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        meter.end()
 
         let result = ABReport(machine: .current(allocator: "system"), parameters: parameters,
                               baseline: baseline ?? "", current: current ?? "this executable",
@@ -145,21 +148,22 @@ struct ABCommand: ParsableCommand {
     }
 
     /// `--calibrate`: every selected case and subject, `--runs` sessions each.
-    func runCalibration(parameters: Parameters, subjects: [SubjectID], thresholdPercent: Double, interactive: Bool) throws {
+    func runCalibration(parameters: Parameters, subjects: [SubjectID], thresholdPercent: Double) throws {
         let exe = try baseline.map { try BuildResolver.executable(for: $0, flag: "--baseline") } ?? ChildProcess.executablePath()
         let fractions = Self.parseSlowdowns(slowdowns) ?? [0.05, 0.10]
         let load = BusyLoad(threads: parameters.loadThreads)
         var cases: [Calibration.CaseCalibration] = []
+        let meter = progressOptions.meter("bench ab --calibrate")
+        let specs = parameters.cases()
+        meter.start(total: specs.count * subjects.count * runs, what: "\(specs.count * subjects.count) case(s) × \(runs) run(s)")
         for subject in subjects {
             var calibration = Calibration(executable: exe, parameters: parameters, subject: subject, runs: runs,
                                           budgetSeconds: budget, slowdowns: fractions, roundsPerLaunch: parameters.repetitions)
-            if interactive {
-                calibration.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[calibrate] \(label)".utf8)) }
-            }
-            cases += calibration.run(cases: parameters.cases())
+            calibration.progress = { label in meter.next(label) }
+            cases += calibration.run(cases: specs)
         }
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        meter.end()
         let result = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
                                        budgetSeconds: budget, thresholdPercent: thresholdPercent, cases: cases)
         try report.emit(result)

@@ -80,3 +80,14 @@ struct VariantList: ExpressibleByArgument {
     static var allValueStrings: [String] { ["lockfree", "mutex"] }
     var defaultValueDescription: String { variants.map(\.commandLineName).joined(separator: ",") }
 }
+
+/// `--quiet`: progress goes to standard error (a live line on a terminal, a line per finished
+/// step elsewhere) unless it is given.
+struct ProgressOptions: ParsableArguments {
+    @Flag(help: "No progress on standard error.")
+    var quiet = false
+
+    func meter(_ title: String) -> ProgressMeter {
+        ProgressMeter(style: .forStandardError(quiet: quiet), title: title)
+    }
+}

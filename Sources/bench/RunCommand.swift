@@ -58,6 +58,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOutput
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     @Option(help: "The allocator (auto: jemalloc when installed). Allocations are counted by jemalloc's statistics on jemalloc, by a malloc interposer on the system allocator.")
     var allocator: Allocator = .auto
 
@@ -92,6 +94,17 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// The finished case in a few words for its progress line: each subject's figure, or its
+    /// status when it has none.
+    static func progressNote(_ results: [CaseResult]) -> String {
+        results.map { r in
+            guard r.status == .ok, let figure = r.interval?.estimate ?? r.throughput?.medianNsPerOp else {
+                return "\(r.subject.rawValue) \(r.status.rawValue)"
+            }
+            return "\(r.subject.rawValue) " + (figure < 10 ? String(format: "%.2f", figure) : String(format: "%.0f", figure)) + " ns"
+        }.joined(separator: ", ")
+    }
+
     func run() throws {
         let parameters: Parameters
         do {
@@ -113,11 +126,14 @@ struct RunCommand: ParsableCommand {
         let allocatorName = AllocationMeter.shared?.method == .jemalloc ? "jemalloc" : "system"
         let allocationCounting = AllocationMeter.shared?.method.rawValue
 
-        let interactive = isatty(STDERR_FILENO) == 1
-        var progress: (@Sendable (Int, Int, String) -> Void)?
-        if interactive {
-            progress = { i, n, label in
-                FileHandle.standardError.write(Data("\r\u{1B}[K[\(i)/\(n)] \(label)".utf8))
+        let meter = progressOptions.meter("bench run")
+        let cases = parameters.cases()
+        meter.start(total: cases.count, what: "\(cases.count) case(s) × \(parameters.launchCount) launch(es) of \(parameters.repetitions) rounds, subjects \(parameters.subjects.map(\.rawValue).joined(separator: ","))")
+        let progress: @Sendable (RunProgress) -> Void = { event in
+            switch event {
+            case .caseStarted(_, _, let key): meter.begin(key)
+            case .launchStarted(let launch, let launches): meter.update("launch \(launch)/\(launches)")
+            case .caseFinished(_, _, let results): meter.finish(note: RunCommand.progressNote(results))
             }
         }
         let isolate: @Sendable (CaseSpec, SubjectID) -> CaseResult = { spec, subject in
@@ -132,7 +148,7 @@ struct RunCommand: ParsableCommand {
         let load = BusyLoad(threads: parameters.loadThreads)
         let results = runner.runAll()
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        meter.end()
 
         let result = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
                                  results: results, targets: Targets.evaluate(results))

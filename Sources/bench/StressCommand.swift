@@ -49,6 +49,8 @@ struct StressCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOutput
 
+    @OptionGroup var progressOptions: ProgressOptions
+
     /// The old spelling of `--format json --output FILE`: an error that says so.
     @Option(help: .hidden)
     var json: String?
@@ -95,7 +97,8 @@ struct StressCommand: ParsableCommand {
         var opening = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
                                    iterationCap: iterations, results: [])
         opening.load = load
-        FileHandle.standardError.write(Data((opening.headline + "\n").utf8))
+        let meter = progressOptions.meter("bench stress")
+        meter.start(total: runs, what: opening.headline)
         let busy = BusyLoad(threads: load)
         defer { busy.stop() }
         let finished = StressLock<[StressRunResult]>([])
@@ -111,15 +114,16 @@ struct StressCommand: ParsableCommand {
         var results: [StressRunResult] = []
         for s in scenarios {
             for v in variants {
+                meter.begin("\(s.name) / \(v.commandLineName)")
                 let r = runner.run(s, variant: v)
                 results.append(r)
                 finished.withLock { $0.append(r) }
                 let worst = r.outcomes.map(\.grade).max() ?? .acceptable
-                FileHandle.standardError.write(Data(String(
-                    format: "  %@ / %@: %d iterations, %.0f it/s, %@\n",
-                    s.name, v.commandLineName, r.iterations, r.iterationsPerSecond, r.passed ? worst.rawValue : "FAIL").utf8))
+                meter.finish(note: String(format: "%d iterations, %.0f it/s, %@", r.iterations, r.iterationsPerSecond,
+                                          r.passed ? worst.rawValue : "FAIL"))
             }
         }
+        meter.end()
         var result = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
                                   iterationCap: iterations, results: results)
         result.load = load

@@ -69,6 +69,8 @@ public struct ABRunner: Sendable {
     public var minimumPairs = 3
     public var maximumPairs = 30
     public var progress: (@Sendable (String) -> Void)?
+    /// Called when a row is done.
+    public var finished: (@Sendable (ABRow) -> Void)?
 
     public init(baseline: String, current: String, parameters: Parameters, budgetSeconds: Double) {
         self.baseline = baseline; self.current = current; self.parameters = parameters; self.budgetSeconds = budgetSeconds
@@ -88,7 +90,9 @@ public struct ABRunner: Sendable {
         for spec in cases {
             for subject in subjects {
                 progress?("\(spec.key) · \(subject.rawValue)")
-                rows.append(row(spec, subject, seconds: share, launch: launchOne))
+                let done = row(spec, subject, seconds: share, launch: launchOne)
+                finished?(done)
+                rows.append(done)
             }
         }
         return rows

@@ -59,6 +59,13 @@ public final class ProgressMeter: @unchecked Sendable {
         }
     }
 
+    /// Finishes the step in progress, if any, and begins `label`: for loops that only say
+    /// when the next step starts.
+    public func next(_ label: String, note: String? = nil) {
+        if lock.withLock({ !current.isEmpty }) { finish(note: note) }
+        begin(label)
+    }
+
     /// A part of the current step begins ("launch 2/6"): the live line only.
     public func update(_ detail: String) {
         lock.withLock {
@@ -70,6 +77,7 @@ public final class ProgressMeter: @unchecked Sendable {
     /// The current step is done; `note` is added to its line ("slower", "FAIL").
     public func finish(note: String? = nil) {
         lock.withLock {
+            guard !current.isEmpty else { return }
             finished += 1
             let now = clock()
             if style == .lines {
@@ -78,12 +86,14 @@ public final class ProgressMeter: @unchecked Sendable {
                 line += "; \(Self.duration(now - started)) elapsed" + (finished < total ? ", \(remaining(now)) left" : "")
                 write(line + "\n")
             }
+            current = ""
             drawLive()
         }
     }
 
-    /// Clears the live line (call before printing the report).
-    public func end() {
+    /// Finishes the open step and clears the live line (call before printing the report).
+    public func end(note: String? = nil) {
+        finish(note: note)
         lock.withLock {
             if style == .live { write("\r\u{1B}[K") }
             if style == .lines { write("\(title): finished in \(Self.duration(clock() - started))\n") }
@@ -98,7 +108,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     private func drawLive() {
-        guard style == .live, total > 0 else { return }
+        guard style == .live, total > 0, !current.isEmpty else { return }
         let now = clock()
         var line = "\(title) [\(min(finished + 1, total))/\(total)] \(current)"
         if !detail.isEmpty { line += " · \(detail)" }

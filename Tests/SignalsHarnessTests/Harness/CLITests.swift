@@ -181,6 +181,22 @@ struct CLITests {
         #expect(p.terminationStatus == BenchExitCode.usage.rawValue)
     }
 
+    /// Outside a terminal, progress is one line per finished step on standard error, with the
+    /// time left; `--quiet` silences it; standard output holds the report alone.
+    @Test func progressLinesInALog() throws {
+        let args = ["stress", "--scenario", "send-concurrent", "--iterations", "3", "--format", "json"]
+        let r = try runBench(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("bench stress: [1/2] send-concurrent / lockfree done in"), "\(r.stderr)")
+        #expect(r.stderr.contains("left"), "\(r.stderr)")
+        #expect(r.stderr.contains("bench stress: [2/2] send-concurrent / mutex done in"), "\(r.stderr)")
+        let report = try JSONDecoder().decode(StressReport.self, from: Data(r.stdout.utf8))
+        #expect(report.results.map(\.variant) == ["lockfree", "mutex"])
+        let quiet = try runBench(args + ["--quiet"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("[1/2]"), "\(quiet.stderr)")
+    }
+
     @Test func listNamesEveryWorkloadAndSubject() throws {
         let r = try runBench(["list"])
         #expect(r.status == 0)
