@@ -66,6 +66,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Print the full latency percentile distribution of every case.")
     var percentiles = false
 
+    @Flag(help: "Text with every column (launch spread, throughput, ×fastest, bytes, p90, p99.99, samples) and the full method; wider than 120 columns.")
+    var wide = false
+
     var options: RunOptions {
         var options = RunOptions()
         options.workloads = workload.flatMap(\.names)
@@ -152,22 +155,9 @@ struct RunCommand: ParsableCommand {
 
         let result = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
                                  results: results, targets: Targets.evaluate(results))
-        try report.emit(RunReport(report: result, percentiles: percentiles))
+        try report.emit(RunReport(report: result, percentiles: percentiles, wide: wide))
         if !result.passed { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
-}
-
-/// A run's report as the command prints it: the text form optionally with every latency
-/// percentile distribution.
-struct RunReport: RenderableReport {
-    var report: BenchReport
-    var percentiles: Bool
-
-    func rendered(_ format: ReportFormat) -> String {
-        format == .text ? TextReport.render(report, percentiles: percentiles) : report.rendered(format)
-    }
-
-    var companionFiles: [(name: String, contents: String)] { report.companionFiles }
 }
 
 /// Typed parsing of the name lists: an unknown name fails while parsing, and ArgumentParser's

@@ -18,6 +18,25 @@ extension BenchReport: RenderableReport {
     public var companionFiles: [(name: String, contents: String)] { [("latency.svg", SVGPlot.render(self))] }
 }
 
+/// A run's report as `bench run` prints it: the text form by default within
+/// `TextReport.width` columns, with `wide` every column, with `percentiles` every latency
+/// percentile distribution; the other formats as `BenchReport` renders them.
+public struct RunReport: RenderableReport {
+    public var report: BenchReport
+    public var percentiles: Bool
+    public var wide: Bool
+
+    public init(report: BenchReport, percentiles: Bool = false, wide: Bool = false) {
+        self.report = report; self.percentiles = percentiles; self.wide = wide
+    }
+
+    public func rendered(_ format: ReportFormat) -> String {
+        format == .text ? TextReport.render(report, percentiles: percentiles, wide: wide) : report.rendered(format)
+    }
+
+    public var companionFiles: [(name: String, contents: String)] { report.companionFiles }
+}
+
 /// `bench run --format csv`: one row per case and subject, every figure in its own column
 /// (empty when absent), units in the column names.
 public enum BenchCSV {
