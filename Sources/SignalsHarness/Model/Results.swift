@@ -43,12 +43,14 @@ public struct MachineInfo: Codable, Sendable, Equatable {
     public var date: String
     /// Median cost of reading the clock, which every latency sample includes once.
     public var timerOverheadNs: Double
-    /// ns per value of the harness's send loop and checker with no subject in between.
-    public var harnessFloorNsPerValue: Double
+    /// Absent in new reports. Reports written before carry one unpaired measurement of the
+    /// harness's send loop and checker with no subject (ns per value), taken once in the parent
+    /// process at start-up: not paired with the cases, so no figure may be read against it.
+    public var harnessFloorNsPerValue: Double?
 
     public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
                 allocator: String, os: String, date: String, timerOverheadNs: Double = 0,
-                harnessFloorNsPerValue: Double = 0, allocationCounting: String? = nil) {
+                harnessFloorNsPerValue: Double? = nil, allocationCounting: String? = nil) {
         self.allocationCounting = allocationCounting
         self.timerOverheadNs = timerOverheadNs
         self.harnessFloorNsPerValue = harnessFloorNsPerValue

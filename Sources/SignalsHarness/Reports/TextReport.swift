@@ -366,7 +366,6 @@ struct ReportTables {
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
-            "harness floor: \(Fmt.ns(m.harnessFloorNsPerValue)) ns/value (send loop + checker, no subject): part of every ns/value figure below.",
         ]
     }
 

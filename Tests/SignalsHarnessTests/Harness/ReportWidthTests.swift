@@ -40,6 +40,19 @@ struct ReportWidthTests {
         }
     }
 
+    /// No report prints an unpaired figure as "part of" the figures it would qualify: the
+    /// harness floor (one loop without a subject, timed at start-up) is not measured any more,
+    /// and an older report's value is not printed.
+    @Test func noUnpairedFloorInAnyReport() throws {
+        let report = try canonicalReport()
+        #expect(report.machine.harnessFloorNsPerValue != nil)  // an older report carries one
+        #expect(MachineInfo.current(allocator: "system").harnessFloorNsPerValue == nil)
+        for text in [RunReport(report: report).rendered(.text), RunReport(report: report, wide: true).rendered(.text),
+                     report.rendered(.markdown), report.rendered(.html), report.rendered(.csv)] {
+            #expect(!text.contains("harness floor") && !text.contains("part of every"))
+        }
+    }
+
     /// A long note wraps under its column instead of widening the line.
     @Test func longNotesWrap() {
         let spec = CaseSpec(workload: .sendMap)
