@@ -51,3 +51,31 @@ struct CompareCommand: ParsableCommand {
         if !c.regressions.isEmpty { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
 }
+
+/// `bench report REPORT.json`: a saved run report (`--format json`, or report.json of an
+/// output folder) rendered again, in any format, with the renderers of this build: the
+/// figures are those of the file; nothing is measured.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Render a saved JSON report of `bench run` again, in any format (nothing is measured)."
+    )
+
+    @Argument(help: "The report (from `bench run --format json`, or report.json of an --output folder).")
+    var input: String
+
+    @OptionGroup var report: ReportOutput
+
+    @Flag(help: "Text with every column and the full method; wider than 120 columns.")
+    var wide = false
+
+    @Flag(help: "Also print the full latency percentile distribution of every case (text).")
+    var percentiles = false
+
+    func run() throws {
+        let saved: BenchReport
+        do { saved = try JSONReport.load(path: input) } catch { throw UsageError(error.description) }
+        try report.emit(RunReport(report: saved, percentiles: percentiles, wide: wide))
+        if !saved.passed { throw ExitCode(BenchExitCode.finding.rawValue) }
+    }
+}

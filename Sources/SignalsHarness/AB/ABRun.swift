@@ -31,6 +31,13 @@ public struct ABRow: Codable, Sendable {
     public var isSlower: Bool { change?.verdict == .slower }
 }
 
+extension ABRow {
+    /// A row of `workload`/`variant` and `subject` with no measurement yet.
+    public init(workload: WorkloadID, variant: String, subject: SubjectID, unit: String) {
+        self.init(workload: workload, variant: variant, subject: subject, unit: unit, baselineLaunches: [], currentLaunches: [])
+    }
+}
+
 /// What `bench ab --format json` writes.
 public struct ABReport: Codable, Sendable {
     public var tool = "signals-bench-ab"

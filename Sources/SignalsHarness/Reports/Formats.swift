@@ -49,7 +49,8 @@ enum HTML {
     th{background:#f5f5f7}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
     .plots{display:flex;flex-wrap:wrap;gap:16px}figure{margin:0}figcaption{font-size:12px;color:#555}
     .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
-    svg text{font:11px sans-serif}
+    svg text{font:11px sans-serif}nav{font-size:13px;margin:8px 0}ul.notes{font-size:12px;color:#444}p.note{font-size:12px;color:#444}
+    figure{border:1px solid #eee;padding:6px;border-radius:4px}
     """
 
     /// A page: title, the header lines as a list, the result line, then the body.
