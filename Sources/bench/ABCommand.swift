@@ -16,8 +16,11 @@ struct ABCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable (required unless --calibrate).")
+    @Option(help: "The baseline: a name saved with --save (.build-ab/NAME), the path of a bench executable, or a git ref of this repository (built into .build-ab-<sha>); required unless --calibrate or --save.")
     var baseline: String?
+
+    @Option(help: ArgumentHelp("Keep this executable under .build-ab/NAME, with its commit, build and dependency versions, for a later --baseline NAME; compares nothing.", valueName: "name"))
+    var save: String?
 
     @Option(help: "The current side: a git ref, a saved name or a bench executable (default: this executable).")
     var current: String?
@@ -78,8 +81,17 @@ struct ABCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let save {
+            guard BuildResolver.isValidName(save) else {
+                throw ValidationError("--save: '\(save)' is not a name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
+            }
+            if baseline != nil || current != nil || calibrate {
+                throw ValidationError("--save: saves this executable and compares nothing; give it without --baseline, --current or --calibrate")
+            }
+            return
+        }
         if !calibrate && baseline == nil {
-            throw ValidationError("--baseline: required (a git ref or the path of a bench executable), unless --calibrate is given")
+            throw ValidationError("--baseline: required (a saved name, a bench executable or a git ref), unless --calibrate or --save is given")
         }
         if calibrate && current != nil {
             throw ValidationError("--current: not used with --calibrate (it calibrates one build: --baseline's, or this executable)")
@@ -102,6 +114,12 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let save {
+            let (path, provenance) = try BuildResolver.save(name: save)
+            print("saved this executable as '\(save)' (\(path)): \(provenance.summary)")
+            print("compare against it with: swift run -c release bench ab --baseline \(save)")
+            return
+        }
         var options = RunOptions()
         let workloads = workload.flatMap(\.names)
         options.workloads = workloads.isEmpty ? Self.singleThread : workloads
@@ -122,6 +140,8 @@ struct ABCommand: ParsableCommand {
         }
         let baselineExe = try BuildResolver.executable(for: baseline ?? "", flag: "--baseline")
         let currentExe = try current.map { try BuildResolver.executable(for: $0, flag: "--current") } ?? ChildProcess.executablePath()
+        let baselineBuild = BuildResolver.provenance(of: baselineExe)
+        let currentBuild = current == nil ? BuildResolver.runningProvenance() : BuildResolver.provenance(of: currentExe)
 
         var runner = ABRunner(baseline: baselineExe, current: currentExe, parameters: parameters, budgetSeconds: budget)
         runner.servedRounds = parameters.repetitions
@@ -136,9 +156,11 @@ struct ABCommand: ParsableCommand {
         load.stop()
         meter.end()
 
-        let result = ABReport(machine: .current(allocator: "system"), parameters: parameters,
-                              baseline: baseline ?? "", current: current ?? "this executable",
+        var result = ABReport(machine: .current(allocator: "system"), parameters: parameters,
+                              baseline: "\(baseline ?? "") (\(baselineExe))", current: current.map { "\($0) (\(currentExe))" } ?? "this executable",
                               thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
+        result.baselineBuild = baselineBuild
+        result.currentBuild = currentBuild
         try report.emit(result)
         if result.judgedRows.isEmpty {
             FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
@@ -174,15 +196,63 @@ struct ABCommand: ParsableCommand {
     }
 }
 
-/// Turns `--baseline`/`--current` into a bench executable: a path is checked, a git ref is
-/// built in its own scratch folder from a temporary worktree.
+/// Turns `--baseline`/`--current` into a bench executable: a path is checked, a saved name
+/// is looked up under `.build-ab/NAME`, a git ref is built in its own scratch folder from a
+/// temporary worktree. In that order: a saved name hides a branch of the same name.
 enum BuildResolver {
     static func executable(for spec: String, flag: String) throws -> String {
         let fm = FileManager.default
         if spec.contains("/") || fm.fileExists(atPath: spec) {
             return try checkedExecutable(spec, flag: flag)
         }
+        if isValidName(spec), fm.isExecutableFile(atPath: savedPath(spec)) {
+            return savedPath(spec)
+        }
         return try build(ref: spec, flag: flag)
+    }
+
+    /// Letters, digits, '.', '_' and '-', not starting with '.' or '-' (a folder name that
+    /// cannot climb out of .build-ab or read as an option).
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first != ".", first != "-", name.count <= 100 else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+    }
+
+    /// The repository's top folder (the current folder outside a git checkout).
+    static var top: String {
+        let (rc, out) = capture("/usr/bin/env", ["git", "rev-parse", "--show-toplevel"])
+        let t = out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return rc == 0 && !t.isEmpty ? t : FileManager.default.currentDirectoryPath
+    }
+
+    static func savedPath(_ name: String) -> String { "\(top)/.build-ab/\(name)/bench" }
+
+    /// Copies this executable to `.build-ab/NAME/bench` and records its build beside it.
+    static func save(name: String) throws -> (String, BuildProvenance) {
+        let path = savedPath(name)
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+            if fm.fileExists(atPath: path) { try fm.removeItem(atPath: path) }
+            try fm.copyItem(atPath: ChildProcess.executablePath(), toPath: path)
+            let provenance = runningProvenance()
+            try provenance.record(beside: path)
+            return (path, provenance)
+        } catch {
+            throw UsageError("--save: cannot write '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// The running executable's build: this checkout's HEAD, working tree and Package.resolved.
+    static func runningProvenance() -> BuildProvenance {
+        let machine = MachineInfo.current(allocator: "system")
+        return BuildProvenance.running(repositoryRoot: top, buildCommand: "swift build -c \(machine.buildConfiguration) (extra flags not recorded)")
+    }
+
+    /// What an executable was built from: its `build.json`, or nil when none was recorded.
+    static func provenance(of executable: String) -> BuildProvenance? {
+        BuildProvenance.recorded(beside: executable)
     }
 
     /// A path must be an executable file whose `--help` names bench's `ab` or `run` command.
@@ -209,8 +279,6 @@ enum BuildResolver {
         guard rc == 0, !sha.isEmpty else {
             throw UsageError("\(flag): '\(ref)' is neither a bench executable nor a git ref of this repository")
         }
-        let (_, topOut) = capture("/usr/bin/env", ["git", "rev-parse", "--show-toplevel"])
-        let top = topOut.trimmingCharacters(in: .whitespacesAndNewlines)
         let short = String(sha.prefix(12))
         let scratch = "\(top)/.build-ab-\(short)"
         let exe = "\(scratch)/release/bench"
@@ -223,8 +291,14 @@ enum BuildResolver {
             throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
         defer { _ = capture("/usr/bin/env", ["git", "worktree", "remove", "--force", tree]) }
-        let (buildRC, buildOut) = capture("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "bench",
-                                                            "--package-path", tree, "--scratch-path", scratch])
+        let command = ["swift", "build", "-c", "release", "--product", "bench", "--package-path", tree, "--scratch-path", scratch]
+        let (buildRC, buildOut) = capture("/usr/bin/env", command)
+        if buildRC == 0 {
+            let machine = MachineInfo.current(allocator: "system")
+            try? BuildProvenance(commit: sha, uncommittedChanges: false, configuration: "release",
+                                 buildCommand: "swift build -c release --product bench", toolchain: machine.toolchain,
+                                 dependencies: BuildProvenance.resolvedDependencies(packageRoot: tree)).record(beside: exe)
+        }
         guard buildRC == 0, FileManager.default.isExecutableFile(atPath: exe) else {
             FileHandle.standardError.write(Data("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))\n".utf8))
             throw ExitCode(BenchExitCode.couldNotRun.rawValue)

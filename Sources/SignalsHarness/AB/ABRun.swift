@@ -50,6 +50,13 @@ public struct ABReport: Codable, Sendable {
     public var thresholdPercent: Double
     public var budgetSeconds: Double
     public var rows: [ABRow]
+    /// What each side was built from, when recorded (absent in older reports).
+    public var baselineBuild: BuildProvenance?
+    public var currentBuild: BuildProvenance?
+
+    /// What differs between the two sides' builds ("commit", "configuration (release vs
+    /// debug)", "opencombine 0.14.0 vs 0.13.0"); empty when nothing recorded differs.
+    public var buildDifferences: [String] { BuildProvenance.differences(baselineBuild, currentBuild) }
 
     public init(machine: MachineInfo, parameters: Parameters, baseline: String, current: String,
                 thresholdPercent: Double, budgetSeconds: Double, rows: [ABRow]) {
@@ -198,9 +205,12 @@ public enum ABFormat {
 
     static func header(_ report: ABReport) -> [String] {
         let p = report.parameters
+        let differences = report.buildDifferences
         return [
-            "baseline: \(report.baseline)",
-            "current:  \(report.current)",
+            "baseline: \(report.baseline)" + (report.baselineBuild.map { " — \($0.summary)" } ?? " — build not recorded"),
+            "current:  \(report.current)" + (report.currentBuild.map { " — \($0.summary)" } ?? " — build not recorded"),
+            differences.isEmpty ? "builds: the same commit, configuration, toolchain and dependency versions"
+                : "builds differ in: " + differences.joined(separator: "; "),
             "machine: \(report.machine.cores) cores, \(report.machine.cpuModel); \(report.machine.date)",
             "method: served rounds (both builds alive in each launch pair, taking turns round by round: A B, B A, …), "
                 + "\(p.repetitions) rounds per build and launch, ~\(p.targetRepetitionMilliseconds) ms each; the build that starts first alternates; "
@@ -212,7 +222,7 @@ public enum ABFormat {
     }
 
     public static func text(_ report: ABReport) -> String {
-        var out = header(report).joined(separator: "\n") + "\n\n" + table(report).text()
+        var out = header(report).map { wrapped($0) }.joined() + "\n" + table(report).text(maxWidth: TextReport.width)
         out += "\n" + summary(report) + "\n"
         return out
     }

@@ -68,6 +68,9 @@ struct CLITests {
         (["ab", "--baseline", "/bin/true", "--format", "yaml"], "--format"),
         (["ab", "--baseline", "/bin/true", "--budget", "0"], "--budget"),
         (["ab"], "--baseline"),
+        (["ab", "--save", "../escape"], "--save"),
+        (["ab", "--save", "-x"], "--save"),
+        (["ab", "--save", "ok", "--baseline", "main"], "compares nothing"),
         (["ab", "--calibrate", "--runs", "0"], "--runs"),
         (["ab", "--calibrate", "--slowdowns", "0%"], "--slowdowns"),
         (["ab", "--calibrate", "--slowdowns", "fast"], "5%,10%"),
@@ -103,6 +106,29 @@ struct CLITests {
         #expect(row.method == ABRow.servedMethod)
         #expect(row.baselineLaunches.count >= 6 && row.baselineLaunches.allSatisfy { $0.count == 3 })
         #expect(row.change?.method == PairedStatistics.robustMethod)
+    }
+
+    /// `--save NAME` keeps this executable with its build record; `--baseline NAME` finds it,
+    /// and the report carries both sides' builds.
+    @Test func savedBaselineByName() throws {
+        let name = "cli-test-\(getpid())"
+        let saved = try runBench(["ab", "--save", name])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let dir = top.appendingPathComponent(".build-ab/\(name)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("bench").path), "\(saved.stdout)")
+        let record = try JSONDecoder().decode(BuildProvenance.self, from: Data(contentsOf: dir.appendingPathComponent("build.json")))
+        #expect(record.commit?.count == 40)
+        #expect(record.dependencies["swift-argument-parser"] != nil)
+        let r = try runBench(["ab", "--baseline", name, "--workload", "send", "--budget", "1", "--repetitions", "3",
+                              "--round-milliseconds", "5", "--format", "json", "--quiet"])
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let report = try JSONDecoder().decode(ABReport.self, from: Data(r.stdout.utf8))
+        #expect(report.baselineBuild == record)
+        #expect(report.currentBuild?.commit == record.commit)
+        #expect(report.baseline.contains(name))
     }
 
     /// The served child answers the protocol: ready, a round, a clear failure for nonsense.
