@@ -4,7 +4,7 @@ import SignalsHarness
 
 /// `bench ab`: two builds of bench side by side, in alternating launches, with a paired verdict
 /// per case and subject. The statistics are in Sources/SignalsHarness/Statistics/; the launch
-/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/benchmarking.md.
+/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/bench-guide.md.
 struct ABCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ab",

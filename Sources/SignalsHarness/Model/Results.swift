@@ -1,4 +1,4 @@
-/// The JSON document `bench --format json` writes. Documented in docs/bench-json-schema.md;
+/// The JSON document `bench --format json` writes. Documented field by field in docs/bench-guide.md;
 /// bump `currentSchemaVersion` on any incompatible change.
 public struct BenchReport: Codable, Sendable {
     public static let currentSchemaVersion = 3
