@@ -15,6 +15,9 @@ public struct Comparison: Sendable, Codable {
         public var note: String?
     }
 
+    public var tool = "signals-bench-compare"
+    /// 1; bumped on any incompatible change of `bench compare --format json`.
+    public var schemaVersion = 1
     public var thresholdPercent: Double
     public var rows: [Row]
     public var regressions: [Row] { rows.filter(\.regression) }

@@ -3,6 +3,10 @@ import Signals
 
 /// Everything `bench stress` ran, for the table and the JSON file.
 public struct StressReport: Codable, Sendable {
+    /// "signals-bench-stress" (absent in reports written before it was recorded).
+    public var tool: String? = "signals-bench-stress"
+    /// 1; bumped on any incompatible change (absent in reports written before it was recorded).
+    public var schemaVersion: Int? = 1
     public var seed: UInt64
     public var threads: Int
     public var operations: Int
