@@ -3,7 +3,7 @@ import Foundation
 /// One row of `bench ab`: one case and subject, measured by two builds in alternating launches.
 public struct ABRow: Codable, Sendable {
     public var workload: WorkloadID
-    public var variant: String
+    public var caseLabel: String
     public var subject: SubjectID
     public var unit: String
     /// The baseline's figure (ns per operation) with its 95% interval.
@@ -23,18 +23,24 @@ public struct ABRow: Codable, Sendable {
     /// per-case child).
     public var method: String? = ABRow.wholeLaunchesMethod
 
+    /// JSON keys: the schema's names ("variant" is the case label).
+    enum CodingKeys: String, CodingKey {
+        case workload, caseLabel = "variant", subject, unit, baseline, current, change, baselineLaunches, currentLaunches
+        case baselineSpread, currentSpread, note, method
+    }
+
     public static let servedMethod = "served rounds"
     public static let wholeLaunchesMethod = "whole launches"
 
-    public var key: String { CaseSpec.key(workload: workload, variant: variant) }
+    public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
     /// True when current is slower than baseline beyond the smallest effect, with confidence.
     public var isSlower: Bool { change?.verdict == .slower }
 }
 
 extension ABRow {
-    /// A row of `workload`/`variant` and `subject` with no measurement yet.
-    public init(workload: WorkloadID, variant: String, subject: SubjectID, unit: String) {
-        self.init(workload: workload, variant: variant, subject: subject, unit: unit, baselineLaunches: [], currentLaunches: [])
+    /// A row of `workload`, its case and `subject` with no measurement yet.
+    public init(workload: WorkloadID, caseLabel: String, subject: SubjectID, unit: String) {
+        self.init(workload: workload, caseLabel: caseLabel, subject: subject, unit: unit, baselineLaunches: [], currentLaunches: [])
     }
 }
 
@@ -125,7 +131,7 @@ public struct ABRunner: Sendable {
                                     maximumLaunches: maximumPairs * 4)
         let outcome = session.measure(seconds: seconds)
         if outcome.unsupported { return nil }
-        var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
+        var row = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: outcome.rounds[0], currentLaunches: outcome.rounds[1])
         row.method = ABRow.servedMethod
         row.note = outcome.note
@@ -139,7 +145,7 @@ public struct ABRunner: Sendable {
     }
 
     func launchRow(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double, launch: Launch) -> ABRow {
-        var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
+        var row = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: [], currentLaunches: [])
         let start = Date()
         var pair = 0

@@ -17,7 +17,7 @@ public enum HTMLReport {
                            caption: "ns per \(rows.first?.unit ?? "value") with its 95% interval (log scale)", kind: "figures")
             let ratios: [RatioRow] = rows.compactMap { r in
                 guard r.subject == .lockfree, let v = r.versus, v.reference == SubjectID.mutex.rawValue else { return nil }
-                return RatioRow(label: r.variant.isEmpty ? w.rawValue : r.variant, ratio: v.ratio, verdict: v.verdict.rawValue)
+                return RatioRow(label: r.caseLabel.isEmpty ? w.rawValue : r.caseLabel, ratio: v.ratio, verdict: v.verdict.rawValue)
             }
             if !ratios.isEmpty {
                 body += figure(ratioPlot(ratios, band: (1 / (1 + effect), 1 + effect), bandLabel: "±\(String(format: "%g", effect * 100))% smallest effect"),
@@ -123,7 +123,7 @@ public enum HTMLReport {
             let y = top + Double(i) * rowH + rowH / 2
             let (a, m, b) = bounds(r)
             let color = SVGPlot.colors[r.subject] ?? "#000"
-            let label = r.variant.isEmpty ? r.subject.rawValue : "\(r.variant) · \(r.subject.rawValue)"
+            let label = r.caseLabel.isEmpty ? r.subject.rawValue : "\(r.caseLabel) · \(r.subject.rawValue)"
             s += "<text x=\"\(labelW - 8)\" y=\"\(y + 4)\" text-anchor=\"end\">\(HTML.escape(label))</text>\n"
             s += "<line x1=\"\(sx(a))\" y1=\"\(y)\" x2=\"\(sx(b))\" y2=\"\(y)\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
             s += "<circle class=\"estimate\" cx=\"\(sx(m))\" cy=\"\(y)\" r=\"4\" fill=\"\(color)\"/>\n"

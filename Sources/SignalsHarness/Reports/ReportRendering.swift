@@ -58,7 +58,7 @@ public enum BenchCSV {
                 guard let s else { return ["", "", "", ""] }
                 return [String(s.p50), String(s.p99), String(s.p999), String(s.max)]
             }
-            var cells = [r.workload.rawValue, r.variant, r.subject.rawValue, r.unit, r.status.rawValue]
+            var cells = [r.workload.rawValue, r.caseLabel, r.subject.rawValue, r.unit, r.status.rawValue]
             cells += [CSV.number(figure), CSV.number(r.interval?.lower), CSV.number(r.interval?.upper),
                       CSV.number(figure.map { $0 > 0 ? 1e9 / $0 : .nan }),
                       r.launchRounds.map { String($0.count) } ?? ""]
@@ -92,7 +92,7 @@ extension ABFormat {
                             "current_ns", "current_lower95", "current_upper95", "ratio", "ratio_lower95", "ratio_upper95",
                             "threshold_percent", "verdict", "launch_pairs", "method", "note"])
         for r in report.rows {
-            out += CSV.line([r.workload.rawValue, r.variant, r.subject.rawValue, r.unit,
+            out += CSV.line([r.workload.rawValue, r.caseLabel, r.subject.rawValue, r.unit,
                              CSV.number(r.baseline?.estimate), CSV.number(r.baseline?.lower), CSV.number(r.baseline?.upper),
                              CSV.number(r.current?.estimate), CSV.number(r.current?.lower), CSV.number(r.current?.upper),
                              CSV.number(r.change?.ratio.estimate), CSV.number(r.change?.ratio.lower), CSV.number(r.change?.ratio.upper),

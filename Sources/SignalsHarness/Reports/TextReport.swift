@@ -127,7 +127,7 @@ struct ReportTables {
     }
 
     func throughputTable(_ rows: [CaseResult]) -> Table {
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         let unit = rows.first?.unit ?? "value"
         let hasAlloc = rows.contains { $0.allocations != nil }
         var headers = ["subject"]
@@ -144,11 +144,11 @@ struct ReportTables {
         var out: [[String]] = []
         for r in rows {
             var cells = [r.subject.rawValue]
-            if hasVariant { cells.append(r.variant) }
+            if hasVariant { cells.append(r.caseLabel) }
             if paired {
                 cells += pairedCells(r)
             } else if let t = r.throughput, r.status == .ok {
-                let sameCase = rows.filter { $0.variant == r.variant && $0.status == .ok }
+                let sameCase = rows.filter { $0.caseLabel == r.caseLabel && $0.status == .ok }
                 let fastest = sameCase.compactMap { $0.throughput?.medianNsPerOp }.min() ?? t.medianNsPerOp
                 let mutex = sameCase.first { $0.subject == .mutex }?.throughput?.medianNsPerOp
                 cells += [Fmt.ns(t.medianNsPerOp), "\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp))",
@@ -171,7 +171,7 @@ struct ReportTables {
     /// What does not fit a column (a status other than ok with its reason, counters, launches
     /// in two modes, a child process) follows the table as notes, one per row that has any.
     func compactThroughputTable(_ rows: [CaseResult]) -> (table: Table, notes: [String]) {
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         let unit = rows.first?.unit ?? "value"
         let hasAlloc = rows.contains { $0.allocations != nil }
         let paired = rows.contains { $0.interval != nil }
@@ -187,7 +187,7 @@ struct ReportTables {
         var notes: [String] = []
         for r in rows {
             var cells = [r.subject.rawValue]
-            if hasVariant { cells.append(r.variant) }
+            if hasVariant { cells.append(r.caseLabel) }
             var note: [String] = []
             if let t = r.throughput, r.status == .ok {
                 if paired {
@@ -201,7 +201,7 @@ struct ReportTables {
                         cells += ["–", "reference"]
                     }
                 } else {
-                    let mutex = rows.first { $0.variant == r.variant && $0.subject == .mutex && $0.status == .ok }?.throughput?.medianNsPerOp
+                    let mutex = rows.first { $0.caseLabel == r.caseLabel && $0.subject == .mutex && $0.status == .ok }?.throughput?.medianNsPerOp
                     cells += ["\(Fmt.ns(t.medianNsPerOp)) (\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp)))",
                               mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–", "ok"]
                 }
@@ -225,7 +225,7 @@ struct ReportTables {
             if hasAlloc { cells.append(r.allocations.map { Fmt.allocs($0.countPerOp) } ?? "–") }
             out.append(cells)
             if !note.isEmpty {
-                notes.append("\(r.subject.rawValue)\(r.variant.isEmpty ? "" : " (\(r.variant))"): " + note.joined(separator: "; "))
+                notes.append("\(r.subject.rawValue)\(r.caseLabel.isEmpty ? "" : " (\(r.caseLabel))"): " + note.joined(separator: "; "))
             }
         }
         let verdictColumn = (hasVariant ? 2 : 1) + 2
@@ -236,7 +236,7 @@ struct ReportTables {
     func compactLatencyTable(_ rows: [CaseResult]) -> Table? {
         let withLatency = rows.filter { $0.latency != nil }
         guard !withLatency.isEmpty else { return nil }
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
         headers += ["latency (ns)", "p50", "p99", "p99.9", "max"]
@@ -245,7 +245,7 @@ struct ReportTables {
             for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                 guard let s else { continue }
                 var cells = [r.subject.rawValue]
-                if hasVariant { cells.append(r.variant) }
+                if hasVariant { cells.append(r.caseLabel) }
                 cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
                 out.append(cells)
             }
@@ -301,7 +301,7 @@ struct ReportTables {
             launches = spread.values.count < 2 ? Fmt.ns(lo) : "\(spread.values.count): \(Fmt.ns(lo))–\(Fmt.ns(hi))"
             if spread.bimodal { launches += " TWO MODES" }
         }
-        let sameCase = report.results.filter { $0.workload == r.workload && $0.variant == r.variant && $0.status == .ok }
+        let sameCase = report.results.filter { $0.workload == r.workload && $0.caseLabel == r.caseLabel && $0.status == .ok }
         let fastest = sameCase.compactMap { $0.interval?.estimate ?? $0.throughput?.medianNsPerOp }.min() ?? figure
         var versus = "–", verdict = r.versus == nil ? "reference" : "–"
         if let v = r.versus {
@@ -330,7 +330,7 @@ struct ReportTables {
     func latencyTable(_ rows: [CaseResult]) -> Table? {
         let withLatency = rows.filter { $0.latency != nil }
         guard !withLatency.isEmpty else { return nil }
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
         headers += ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
@@ -339,7 +339,7 @@ struct ReportTables {
             for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                 guard let s else { continue }
                 var cells = [r.subject.rawValue]
-                if hasVariant { cells.append(r.variant) }
+                if hasVariant { cells.append(r.caseLabel) }
                 cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
                 out.append(cells)
             }
@@ -410,7 +410,7 @@ public enum TextReport {
                 for r in rows {
                     for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                         guard let s else { continue }
-                        out += "\npercentile distribution, \(r.subject.rawValue) \(r.variant) \(kind) (ns):\n"
+                        out += "\npercentile distribution, \(r.subject.rawValue) \(r.caseLabel) \(kind) (ns):\n"
                         out += "  percentile        ns\n"
                         for p in s.distribution { out += String(format: "  %10.5f  %10llu\n", p.percentile, p.ns) }
                     }

@@ -100,7 +100,7 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     if let halfWidth { r.interval = Interval(estimate: ns, lower: ns - halfWidth, upper: ns + halfWidth) }
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
     m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
-    let u = CaseResult(spec: CaseSpec(workload: .fanout, variant: "100 subscribers", subscribers: 100), subject: .asyncstream,
+    let u = CaseResult(spec: CaseSpec(workload: .fanout, caseLabel: "100 subscribers", subscribers: 100), subject: .asyncstream,
                        status: .unsupported, reason: "no broadcast")
     let results = [r, m, u]
     return BenchReport(machine: machine, parameters: Parameters(), results: results, targets: Targets.evaluate(results))

@@ -58,7 +58,7 @@ struct HTMLReportTests {
     /// `bench ab`: one dot per judged row, with the threshold band.
     @Test func abReportPlotsEveryJudgedRow() throws {
         func row(_ w: WorkloadID, _ ratio: Double, _ verdict: ChangeVerdict) -> ABRow {
-            var r = ABRow(workload: w, variant: "", subject: .lockfree, unit: "value")
+            var r = ABRow(workload: w, caseLabel: "", subject: .lockfree, unit: "value")
             r.change = PairedComparison(reference: "baseline", ratio: Interval(estimate: ratio, lower: ratio - 0.02, upper: ratio + 0.02),
                                         verdict: verdict, smallestEffect: 0.03, launches: 8, rounds: 10)
             return r

@@ -188,7 +188,7 @@ struct PairedStatisticsTests {
         let run = Calibration.judge(outcome, slowdowns: 1, parameters: p, seed: 1)
         #expect(run.aa?.comparison.verdict == .noDifference)
         #expect(run.slowed.first??.comparison.verdict == .slower)
-        let c = Calibration.CaseCalibration(workload: .sendMap, variant: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
+        let c = Calibration.CaseCalibration(workload: .sendMap, caseLabel: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
         #expect(c.falseSlower == 0 && c.detected(0) == 2 && c.smallestReliablyDetected == 0.10)
     }
 
