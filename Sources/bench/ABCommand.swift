@@ -40,7 +40,7 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Smallest slowdown that counts, in percent.")
     var threshold: String = "3%"
 
-    @Option(help: "Seconds for the whole comparison, shared by the rows (at least 3 launch pairs per row).")
+    @Option(help: "Seconds for the whole comparison, shared by the rows (at least 6 launch pairs per row; 3 against a bench without served rounds).")
     var budget: Double = 60
 
     @Option(help: "Busy threads running beside every launch, 0–64 (default: 0).")
