@@ -4,23 +4,25 @@ import SignalsHarness
 
 /// `bench ab`: two builds of bench side by side, in alternating launches, with a paired verdict
 /// per case and subject. The statistics are in Sources/SignalsHarness/Statistics/; the launch
-/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/benchmarking.md.
+/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/bench-guide.md.
 struct ABCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ab",
         abstract: "Compare two builds (git refs or bench executables) in alternating launches, with 95% intervals.",
         discussion: """
         Exit status: 0 when no case is slower beyond --threshold with 95% confidence, 1 when some \
-        case is, 2 for bad arguments (an unknown ref, a path that is not a bench executable).
+        case is, 2 for bad arguments (an unknown ref, a path that is not a bench executable), 5 when \
+        a build failed or no row could be judged (the table in `bench --help`).
         """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json, markdown }
-
-    @Option(help: "The baseline: a git ref of this repository (built into .build-ab-<sha>) or the path of a bench executable (required unless --calibrate).")
+    @Option(help: "The baseline: a name saved with --save (.build-ab/NAME), the path of a bench executable, or a git ref of this repository (built into .build-ab-<sha>); required unless --calibrate or --save.")
     var baseline: String?
 
-    @Option(help: "The current side: a git ref or a bench executable (default: this executable).")
+    @Option(help: ArgumentHelp("Keep this executable under .build-ab/NAME, with its commit, build and dependency versions, for a later --baseline NAME; compares nothing.", valueName: "name"))
+    var save: String?
+
+    @Option(help: "The current side: a git ref, a saved name or a bench executable (default: this executable).")
     var current: String?
 
     @Option(name: .long, help: "Workloads, comma-separated (default: the single-thread ones). See `bench list`.")
@@ -29,37 +31,38 @@ struct ABCommand: ParsableCommand {
     @Option(name: .long, help: "Subjects, comma-separated (default: lockfree). See `bench list`.")
     var subject: [NameList<SubjectID>] = []
 
-    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2).",
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default: 2).",
             transform: { (text: String) throws -> ThreadCountList in
                 do throws(ArgumentError) { return try ThreadCountList(parsing: text) } catch { throw ValidationError(error.message) }
             })
     var threads: [ThreadCountList] = []
 
-    @Option(help: "Smallest slowdown that counts, in percent (default 3%).")
+    @Option(help: "Smallest slowdown that counts, in percent.")
     var threshold: String = "3%"
 
-    @Option(help: "Seconds for the whole comparison, shared by the rows (default 60; at least 3 launch pairs per row).")
+    @Option(help: "Seconds for the whole comparison, shared by the rows (at least 6 launch pairs per row; 3 against a bench without served rounds).")
     var budget: Double = 60
 
-    @Option(help: "Busy threads running beside every launch, 0–64 (default 0).")
+    @Option(help: "Busy threads running beside every launch, 0–64 (default: 0).")
     var load: Int?
 
-    @Option(help: "Timed rounds per launch and build (default 10).")
+    @Option(help: "Timed rounds per launch and build (default: 10).")
     var repetitions: Int?
 
-    @Option(help: "Milliseconds one round aims for, 5–1000 (default 20).")
+    @Option(help: "Milliseconds one round aims for, 5–1000.")
     var roundMilliseconds: Int = 20
 
-    @Option(help: "Output format: text, json or markdown.")
-    var format: Format = .text
+    @OptionGroup var report: ReportOutput
+
+    @OptionGroup var progressOptions: ProgressOptions
 
     @Flag(help: "Calibrate instead of comparing: A/A and A against A′ (A plus a known added cost), --runs times per case; reports the false-alarm rate and the slowdowns found. Uses --baseline's build when given, else this executable; --budget is then the seconds of one run.")
     var calibrate = false
 
-    @Option(help: "Calibration runs per case (default 20), 1–1000.")
+    @Option(help: "Calibration runs per case, 1–1000.")
     var runs: Int = 20
 
-    @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100 (default 5%,10%).")
+    @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100.")
     var slowdowns: String = "5%,10%"
 
     /// The workloads a default `bench ab` compares: those that run on one thread.
@@ -78,8 +81,17 @@ struct ABCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if let save {
+            guard BuildResolver.isValidName(save) else {
+                throw ValidationError("--save: '\(save)' is not a name: use letters, digits, '.', '_' and '-', not starting with '.' or '-'")
+            }
+            if baseline != nil || current != nil || calibrate {
+                throw ValidationError("--save: saves this executable and compares nothing; give it without --baseline, --current or --calibrate")
+            }
+            return
+        }
         if !calibrate && baseline == nil {
-            throw ValidationError("--baseline: required (a git ref or the path of a bench executable), unless --calibrate is given")
+            throw ValidationError("--baseline: required (a saved name, a bench executable or a git ref), unless --calibrate or --save is given")
         }
         if calibrate && current != nil {
             throw ValidationError("--current: not used with --calibrate (it calibrates one build: --baseline's, or this executable)")
@@ -102,6 +114,12 @@ struct ABCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let save {
+            let (path, provenance) = try BuildResolver.save(name: save)
+            print("saved this executable as '\(save)' (\(path)): \(provenance.summary)")
+            print("compare against it with: swift run -c release bench ab --baseline \(save)")
+            return
+        }
         var options = RunOptions()
         let workloads = workload.flatMap(\.names)
         options.workloads = workloads.isEmpty ? Self.singleThread : workloads
@@ -117,78 +135,124 @@ struct ABCommand: ParsableCommand {
         parameters.targetRepetitionMilliseconds = roundMilliseconds
 
         let thresholdPercent = Comparison.parseThreshold(threshold) ?? 3
-        let interactive = isatty(STDERR_FILENO) == 1
         if calibrate {
-            return try runCalibration(parameters: parameters, subjects: options.subjects, thresholdPercent: thresholdPercent,
-                                      interactive: interactive)
+            return try runCalibration(parameters: parameters, subjects: options.subjects, thresholdPercent: thresholdPercent)
         }
         let baselineExe = try BuildResolver.executable(for: baseline ?? "", flag: "--baseline")
         let currentExe = try current.map { try BuildResolver.executable(for: $0, flag: "--current") } ?? ChildProcess.executablePath()
+        let baselineBuild = BuildResolver.provenance(of: baselineExe)
+        let currentBuild = current == nil ? BuildResolver.runningProvenance() : BuildResolver.provenance(of: currentExe)
 
         var runner = ABRunner(baseline: baselineExe, current: currentExe, parameters: parameters, budgetSeconds: budget)
         runner.servedRounds = parameters.repetitions
-        if interactive {
-            runner.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[ab] \(label)".utf8)) }
-        }
+        let meter = progressOptions.meter("bench ab")
+        let cases = parameters.cases()
+        meter.start(total: cases.count * options.subjects.count,
+                    what: "\(cases.count * options.subjects.count) row(s) in about \(ProgressMeter.duration(budget)) (--budget)")
+        runner.progress = { label in meter.begin(label) }
+        runner.finished = { row in meter.finish(note: row.change.map { "\($0.verdict.rawValue), ratio \(String(format: "%.3f", $0.ratio.estimate))" } ?? "not judged") }
         let load = BusyLoad(threads: parameters.loadThreads)
-        let rows = runner.run(cases: parameters.cases(), subjects: options.subjects)
+        let rows = runner.run(cases: cases, subjects: options.subjects)
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        meter.end()
 
-        let report = ABReport(machine: .current(allocator: "system"), parameters: parameters,
-                              baseline: baseline ?? "", current: current ?? "this executable",
+        var result = ABReport(machine: .current(allocator: "system"), parameters: parameters,
+                              baseline: "\(baseline ?? "") (\(baselineExe))", current: current.map { "\($0) (\(currentExe))" } ?? "this executable",
                               thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
-        switch format {
-        case .text: print(ABFormat.text(report), terminator: "")
-        case .json: print(ABFormat.json(report))
-        case .markdown: print(ABFormat.markdown(report), terminator: "")
-        }
-        if report.judgedRows.isEmpty {
+        result.baselineBuild = baselineBuild
+        result.currentBuild = currentBuild
+        try report.emit(result)
+        if result.judgedRows.isEmpty {
             FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
-        if report.anySlower { throw ExitCode(1) }
+        if result.anySlower { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
 
     /// `--calibrate`: every selected case and subject, `--runs` sessions each.
-    func runCalibration(parameters: Parameters, subjects: [SubjectID], thresholdPercent: Double, interactive: Bool) throws {
+    func runCalibration(parameters: Parameters, subjects: [SubjectID], thresholdPercent: Double) throws {
         let exe = try baseline.map { try BuildResolver.executable(for: $0, flag: "--baseline") } ?? ChildProcess.executablePath()
         let fractions = Self.parseSlowdowns(slowdowns) ?? [0.05, 0.10]
         let load = BusyLoad(threads: parameters.loadThreads)
         var cases: [Calibration.CaseCalibration] = []
+        let meter = progressOptions.meter("bench ab --calibrate")
+        let specs = parameters.cases()
+        meter.start(total: specs.count * subjects.count * runs, what: "\(specs.count * subjects.count) case(s) × \(runs) run(s)")
         for subject in subjects {
             var calibration = Calibration(executable: exe, parameters: parameters, subject: subject, runs: runs,
                                           budgetSeconds: budget, slowdowns: fractions, roundsPerLaunch: parameters.repetitions)
-            if interactive {
-                calibration.progress = { label in FileHandle.standardError.write(Data("\r\u{1B}[K[calibrate] \(label)".utf8)) }
-            }
-            cases += calibration.run(cases: parameters.cases())
+            calibration.progress = { label in meter.next(label) }
+            cases += calibration.run(cases: specs)
         }
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        let report = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
+        meter.end()
+        let result = CalibrationReport(machine: .current(allocator: "system"), parameters: parameters, runs: runs,
                                        budgetSeconds: budget, thresholdPercent: thresholdPercent, cases: cases)
-        switch format {
-        case .text: print(report.text(), terminator: "")
-        case .json: print(report.json())
-        case .markdown: print(report.markdown(), terminator: "")
-        }
+        try report.emit(result)
         if cases.allSatisfy({ $0.runs.allSatisfy { $0.aa == nil } }) {
             FileHandle.standardError.write(Data("bench ab --calibrate: no run could be judged; see the notes in --format json\n".utf8))
-            throw ExitCode(1)
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
     }
 }
 
-/// Turns `--baseline`/`--current` into a bench executable: a path is checked, a git ref is
-/// built in its own scratch folder from a temporary worktree.
+/// Turns `--baseline`/`--current` into a bench executable: a path is checked, a saved name
+/// is looked up under `.build-ab/NAME`, a git ref is built in its own scratch folder from a
+/// temporary worktree. In that order: a saved name hides a branch of the same name.
 enum BuildResolver {
     static func executable(for spec: String, flag: String) throws -> String {
         let fm = FileManager.default
         if spec.contains("/") || fm.fileExists(atPath: spec) {
             return try checkedExecutable(spec, flag: flag)
         }
+        if isValidName(spec), fm.isExecutableFile(atPath: savedPath(spec)) {
+            return savedPath(spec)
+        }
         return try build(ref: spec, flag: flag)
+    }
+
+    /// Letters, digits, '.', '_' and '-', not starting with '.' or '-' (a folder name that
+    /// cannot climb out of .build-ab or read as an option).
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.first, first != ".", first != "-", name.count <= 100 else { return false }
+        return name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+    }
+
+    /// The repository's top folder (the current folder outside a git checkout).
+    static var top: String {
+        let (rc, out) = capture("/usr/bin/env", ["git", "rev-parse", "--show-toplevel"])
+        let t = out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return rc == 0 && !t.isEmpty ? t : FileManager.default.currentDirectoryPath
+    }
+
+    static func savedPath(_ name: String) -> String { "\(top)/.build-ab/\(name)/bench" }
+
+    /// Copies this executable to `.build-ab/NAME/bench` and records its build beside it.
+    static func save(name: String) throws -> (String, BuildProvenance) {
+        let path = savedPath(name)
+        let dir = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: dir, withIntermediateDirectories: true)
+            if fm.fileExists(atPath: path) { try fm.removeItem(atPath: path) }
+            try fm.copyItem(atPath: ChildProcess.executablePath(), toPath: path)
+            let provenance = runningProvenance()
+            try provenance.record(beside: path)
+            return (path, provenance)
+        } catch {
+            throw UsageError("--save: cannot write '\(path)': \(error.localizedDescription)")
+        }
+    }
+
+    /// The running executable's build: this checkout's HEAD, working tree and Package.resolved.
+    static func runningProvenance() -> BuildProvenance {
+        let machine = MachineInfo.current(allocator: "system")
+        return BuildProvenance.running(repositoryRoot: top, buildCommand: "swift build -c \(machine.buildConfiguration) (extra flags not recorded)")
+    }
+
+    /// What an executable was built from: its `build.json`, or nil when none was recorded.
+    static func provenance(of executable: String) -> BuildProvenance? {
+        BuildProvenance.recorded(beside: executable)
     }
 
     /// A path must be an executable file whose `--help` names bench's `ab` or `run` command.
@@ -215,8 +279,6 @@ enum BuildResolver {
         guard rc == 0, !sha.isEmpty else {
             throw UsageError("\(flag): '\(ref)' is neither a bench executable nor a git ref of this repository")
         }
-        let (_, topOut) = capture("/usr/bin/env", ["git", "rev-parse", "--show-toplevel"])
-        let top = topOut.trimmingCharacters(in: .whitespacesAndNewlines)
         let short = String(sha.prefix(12))
         let scratch = "\(top)/.build-ab-\(short)"
         let exe = "\(scratch)/release/bench"
@@ -224,12 +286,22 @@ enum BuildResolver {
         let tree = NSTemporaryDirectory() + "signals-ab-\(short)-\(getpid())"
         FileHandle.standardError.write(Data("bench ab: building \(ref) (\(short)) in \(scratch) …\n".utf8))
         let (addRC, addOut) = capture("/usr/bin/env", ["git", "worktree", "add", "--detach", "--force", tree, sha])
-        guard addRC == 0 else { throw UsageError("\(flag): cannot check out '\(ref)': \(addOut)") }
+        guard addRC == 0 else {
+            FileHandle.standardError.write(Data("\(flag): cannot check out '\(ref)': \(addOut)\n".utf8))
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
+        }
         defer { _ = capture("/usr/bin/env", ["git", "worktree", "remove", "--force", tree]) }
-        let (buildRC, buildOut) = capture("/usr/bin/env", ["swift", "build", "-c", "release", "--product", "bench",
-                                                            "--package-path", tree, "--scratch-path", scratch])
+        let command = ["swift", "build", "-c", "release", "--product", "bench", "--package-path", tree, "--scratch-path", scratch]
+        let (buildRC, buildOut) = capture("/usr/bin/env", command)
+        if buildRC == 0 {
+            let machine = MachineInfo.current(allocator: "system")
+            try? BuildProvenance(commit: sha, uncommittedChanges: false, configuration: "release",
+                                 buildCommand: "swift build -c release --product bench", toolchain: machine.toolchain,
+                                 dependencies: BuildProvenance.resolvedDependencies(packageRoot: tree)).record(beside: exe)
+        }
         guard buildRC == 0, FileManager.default.isExecutableFile(atPath: exe) else {
-            throw UsageError("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))")
+            FileHandle.standardError.write(Data("\(flag): building '\(ref)' failed:\n\(buildOut.suffix(2000))\n".utf8))
+            throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
         return exe
     }

@@ -3,24 +3,26 @@ import Foundation
 import SignalsHarness
 
 /// `bench`: the project's benchmark harness. The work is in SignalsHarness; this target only
-/// parses arguments and maps outcomes to exit codes (0 ok, 1 a violated guarantee or a
-/// regression, 2 bad arguments).
+/// parses arguments and maps outcomes to the exit codes of `BenchExitCode`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks Signals' delivery variants against peers, checking every guarantee.",
         discussion: """
-        Exit status: 0 when every guarantee held, 1 when a workload found a violated guarantee \
-        (or `compare` found a regression), 2 for bad arguments.
+        Every subcommand that reports takes --format text|json|csv|markdown|html and --output PATH; \
+        the delivery variant is spelled lockfree or mutex everywhere. Guide: docs/bench-guide.md.
+
+        Exit status, the same for bench, scripts/benchmarks-check and scripts/instruction-counts:
+        \(BenchExitCode.table)
         """,
-        // `stress` is built in Sources/SignalsHarness/Stress/ (issue #4).
-        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, StressCommand.self, CaseCommand.self,
+        subcommands: [RunCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, StressCommand.self, CaseCommand.self,
                       RoundsCommand.self, ServeCommand.self, InstructionsCommand.self, ABCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
 
-/// A bad argument: printed as one line naming the flag and the allowed values; exit code 2.
+/// A bad argument: printed as one line naming the flag and the allowed values; exit code 2
+/// (`BenchExitCode.usage`).
 struct UsageError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

@@ -6,28 +6,10 @@ import SignalsHarness
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List workloads and subjects.")
 
+    @OptionGroup var report: ReportOutput
+
     func run() throws {
-        print("workloads:")
-        for w in WorkloadID.allCases { print("  \(w.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(w.summary)") }
-        print("\nsubjects:")
-        let available = Set(SubjectRegistry.all().map(\.id))
-        for s in SubjectID.allCases {
-            let note = available.contains(s) ? "" : "  (not built in)"
-            print("  \(s.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(s.summary)\(note)")
-        }
-        print("\nsupport (default parameters):")
-        for spec in Parameters().cases() {
-            print("  \(spec.key)")
-            for s in SubjectRegistry.all() {
-                let text: String
-                switch s.support(for: spec) {
-                case .inProcess: text = "yes"
-                case .isolated(let why): text = "yes, in a child process (\(why))"
-                case .unsupported(let why): text = "unsupported: \(why)"
-                }
-                print("    \(s.id.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(text)")
-            }
-        }
+        try report.emit(CatalogueReport.current())
     }
 }
 
@@ -44,7 +26,7 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The current report.")
     var current: String
 
-    @Option(help: "Largest allowed growth of any figure, in percent (e.g. 10%).",
+    @Option(help: "Largest allowed growth of any figure, in percent (e.g. 10% or 2.5).",
             transform: { (text: String) throws -> Double in
                 guard let v = Comparison.parseThreshold(text) else {
                     throw ValidationError("--threshold: expected a non-negative percentage such as 10% or 2.5 (got '\(text)')")
@@ -52,6 +34,8 @@ struct CompareCommand: ParsableCommand {
                 return v
             })
     var threshold: Double = 10
+
+    @OptionGroup var report: ReportOutput
 
     func run() throws {
         let t = threshold
@@ -63,7 +47,35 @@ struct CompareCommand: ParsableCommand {
             throw UsageError(error.description)
         }
         let c = Comparison.compare(baseline: base, current: cur, thresholdPercent: t)
-        print(c.render(), terminator: "")
-        if !c.regressions.isEmpty { throw ExitCode(1) }
+        try report.emit(c)
+        if !c.regressions.isEmpty { throw ExitCode(BenchExitCode.finding.rawValue) }
+    }
+}
+
+/// `bench report REPORT.json`: a saved run report (`--format json`, or report.json of an
+/// output folder) rendered again, in any format, with the renderers of this build: the
+/// figures are those of the file; nothing is measured.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Render a saved JSON report of `bench run` again, in any format (nothing is measured)."
+    )
+
+    @Argument(help: "The report (from `bench run --format json`, or report.json of an --output folder).")
+    var input: String
+
+    @OptionGroup var report: ReportOutput
+
+    @Flag(help: "Text with every column and the full method; wider than 120 columns.")
+    var wide = false
+
+    @Flag(help: "Also print the full latency percentile distribution of every case (text).")
+    var percentiles = false
+
+    func run() throws {
+        let saved: BenchReport
+        do { saved = try JSONReport.load(path: input) } catch { throw UsageError(error.description) }
+        try report.emit(RunReport(report: saved, percentiles: percentiles, wide: wide))
+        if !saved.passed { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
 }

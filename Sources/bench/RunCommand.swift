@@ -9,10 +9,6 @@ struct RunCommand: ParsableCommand {
         abstract: "Run the benchmark suite (the default when no subcommand is given)."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, markdown
-    }
-
     enum Allocator: String, ExpressibleByArgument, CaseIterable {
         /// jemalloc when libjemalloc.so.2 is installed, else the system allocator.
         case auto, jemalloc, system
@@ -24,53 +20,54 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Subjects to run, comma-separated (default: all). See `bench list`.")
     var subject: [NameList<SubjectID>] = []
 
-    @Option(help: "map stages in `chain` (default 10).")
+    @Option(help: "map stages in `chain` (default: 10).")
     var stages: Int?
 
-    @Option(help: "Subscribers in `fanout` (default 100).")
+    @Option(help: "Subscribers in `fanout` (default: 100).")
     var subscribers: Int?
 
-    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default 2; try 1,2,4,8,16).",
+    @Option(help: "Sender threads for `contended` and `mutation`, comma-separated, 1–64 (default: 2; try 1,2,4,8,16).",
             transform: { (text: String) throws -> ThreadCountList in
                 do throws(ArgumentError) { return try ThreadCountList(parsing: text) } catch { throw ValidationError(error.message) }
             })
     var threads: [ThreadCountList] = []
 
-    @Option(help: "Re-entrant depth (default 1000000).")
+    @Option(help: "Re-entrant depth (default: 1000000).")
     var depth: Int?
 
-    @Option(help: "Timed rounds per launch (default 5; 3 with --quick); each round runs every subject once, in shuffled order.")
+    @Option(help: "Timed rounds per launch (default: 5; 3 with --quick); each round runs every subject once, in shuffled order.")
     var repetitions: Int?
 
-    @Option(help: "Fresh process launches per case (default 6, also with --quick: six is the fewest a 95% signed-rank interval needs), 1–100.")
+    @Option(help: "Fresh process launches per case 1–100 (default: 6, also with --quick: six is the fewest a 95% signed-rank interval needs).")
     var launches: Int?
 
-    @Option(help: "Busy threads running beside every case, 0–64 (default 0): a busy machine, reproducibly.")
+    @Option(help: "Busy threads running beside every case, 0–64: a busy machine, reproducibly (default: 0).")
     var load: Int?
 
-    @Option(help: "Seed of the round order and the bootstrap (default fixed, printed in the report).")
+    @Option(help: "Seed of the round order and the bootstrap (default: fixed, printed in the report).")
     var seed: UInt64?
 
-    @Option(name: .customLong("smallest-effect"), help: "Smallest change a verdict counts, in percent (default 3%).")
+    @Option(name: .customLong("smallest-effect"), help: "Smallest change a verdict counts, in percent (default: 3%).")
     var smallestEffect: String?
 
-    @Option(name: .customLong("sample-every"), help: "Time one send in N for latency (power of two, default 64).")
+    @Option(name: .customLong("sample-every"), help: "Time one send in N for latency (a power of two; default: 64).")
     var sampleEvery: Int?
 
     @Flag(help: "A CI-sized run: 3 shorter rounds per launch (about 20 s with --subject lockfree,mutex on 2 cores; the peers' re-entrant cases, depth 1,000,000, add over a minute).")
     var quick = false
 
-    @Option(help: "Output format: text, json or markdown.")
-    var format: Format = .text
+    @OptionGroup var report: ReportOutput
 
-    @Option(help: "Also write report.txt, report.json, report.md and latency.svg into this directory.")
-    var output: String?
+    @OptionGroup var progressOptions: ProgressOptions
 
-    @Option(help: "auto (jemalloc when installed), jemalloc or system. Allocations are counted by jemalloc's statistics on jemalloc, by a malloc interposer on the system allocator.")
+    @Option(help: "The allocator (auto: jemalloc when installed). Allocations are counted by jemalloc's statistics on jemalloc, by a malloc interposer on the system allocator.")
     var allocator: Allocator = .auto
 
     @Flag(help: "Print the full latency percentile distribution of every case.")
     var percentiles = false
+
+    @Flag(help: "Text with every column (launch spread, throughput, ×fastest, bytes, p90, p99.99, samples) and the full method; wider than 120 columns.")
+    var wide = false
 
     var options: RunOptions {
         var options = RunOptions()
@@ -100,18 +97,23 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// The finished case in a few words for its progress line: each subject's figure, or its
+    /// status when it has none.
+    static func progressNote(_ results: [CaseResult]) -> String {
+        results.map { r in
+            guard r.status == .ok, let figure = r.interval?.estimate ?? r.throughput?.medianNsPerOp else {
+                return "\(r.subject.rawValue) \(r.status.rawValue)"
+            }
+            return "\(r.subject.rawValue) " + (figure < 10 ? String(format: "%.2f", figure) : String(format: "%.0f", figure)) + " ns"
+        }.joined(separator: ", ")
+    }
+
     func run() throws {
         let parameters: Parameters
         do {
             parameters = try options.parameters()
         } catch {
             throw UsageError(error.description)
-        }
-        if let output {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: output, isDirectory: &isDir), !isDir.boolValue {
-                throw UsageError("--output: '\(output)' is a file; expected a directory (created if missing)")
-            }
         }
 
         // jemalloc must be the allocator from the start, so preload it and start over.
@@ -127,11 +129,14 @@ struct RunCommand: ParsableCommand {
         let allocatorName = AllocationMeter.shared?.method == .jemalloc ? "jemalloc" : "system"
         let allocationCounting = AllocationMeter.shared?.method.rawValue
 
-        let interactive = isatty(STDERR_FILENO) == 1
-        var progress: (@Sendable (Int, Int, String) -> Void)?
-        if interactive {
-            progress = { i, n, label in
-                FileHandle.standardError.write(Data("\r\u{1B}[K[\(i)/\(n)] \(label)".utf8))
+        let meter = progressOptions.meter("bench run")
+        let cases = parameters.cases()
+        meter.start(total: cases.count, what: "\(cases.count) case(s) × \(parameters.launchCount) launch(es) of \(parameters.repetitions) rounds, subjects \(parameters.subjects.map(\.rawValue).joined(separator: ","))")
+        let progress: @Sendable (RunProgress) -> Void = { event in
+            switch event {
+            case .caseStarted(_, _, let key): meter.begin(key)
+            case .launchStarted(let launch, let launches): meter.update("launch \(launch)/\(launches)")
+            case .caseFinished(_, _, let results): meter.finish(note: RunCommand.progressNote(results))
             }
         }
         let isolate: @Sendable (CaseSpec, SubjectID) -> CaseResult = { spec, subject in
@@ -146,31 +151,12 @@ struct RunCommand: ParsableCommand {
         let load = BusyLoad(threads: parameters.loadThreads)
         let results = runner.runAll()
         load.stop()
-        if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        meter.end()
 
-        let report = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
+        let result = BenchReport(machine: .current(allocator: allocatorName, allocationCounting: allocationCounting), parameters: parameters,
                                  results: results, targets: Targets.evaluate(results))
-        switch format {
-        case .text: print(TextReport.render(report, percentiles: percentiles), terminator: "")
-        case .json: print(JSONReport.render(report))
-        case .markdown: print(MarkdownReport.render(report), terminator: "")
-        }
-        if let output {
-            let dir = URL(fileURLWithPath: output)
-            do {
-                try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                try TextReport.render(report, percentiles: true).write(to: dir.appendingPathComponent("report.txt"), atomically: true, encoding: .utf8)
-                try JSONReport.encode(report).write(to: dir.appendingPathComponent("report.json"))
-                try MarkdownReport.render(report).write(to: dir.appendingPathComponent("report.md"), atomically: true, encoding: .utf8)
-                try SVGPlot.render(report).write(to: dir.appendingPathComponent("latency.svg"), atomically: true, encoding: .utf8)
-            } catch {
-                throw UsageError("--output: cannot write into '\(output)': \(error.localizedDescription)")
-            }
-            if interactive || format != .text {
-                FileHandle.standardError.write(Data("wrote report.txt, report.json, report.md, latency.svg to \(output)\n".utf8))
-            }
-        }
-        if !report.passed { throw ExitCode(1) }
+        try report.emit(RunReport(report: result, percentiles: percentiles, wide: wide))
+        if !result.passed { throw ExitCode(BenchExitCode.finding.rawValue) }
     }
 }
 

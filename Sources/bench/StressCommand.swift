@@ -6,9 +6,10 @@ import SignalsHarness
 /// `bench stress`: jcstress-style scenarios that try to break the library's concurrency
 /// promises on both delivery variants. The scenarios live in Sources/SignalsHarness/Stress/.
 ///
-/// Exit status: 0 when nothing forbidden was seen, 1 on a FORBIDDEN outcome or a leak (the
-/// seed to replay is printed), 2 for bad arguments, 3 when the watchdog caught a deadlock; a
-/// crash (fatal signal) prints the scenario, iteration and seed, then dies of the signal.
+/// Exit status (the table in `bench --help`): 0 when nothing forbidden was seen, 1 on a
+/// FORBIDDEN outcome or a leak (the seed to replay is printed), 2 for bad arguments, 4 when the
+/// watchdog caught a deadlock; a crash (fatal signal) prints the scenario, iteration and seed,
+/// then dies of the signal.
 struct StressCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stress",
@@ -17,7 +18,7 @@ struct StressCommand: ParsableCommand {
         Each scenario is a small graph, actor threads that race on it and an arbiter that \
         classifies each iteration as ACCEPTABLE, INTERESTING (allowed, worth seeing) or \
         FORBIDDEN. Every iteration also checks for leaks; a watchdog reports deadlocks \
-        (exit 3). Random yields and spins, driven by --seed, perturb the actors and handlers; \
+        (exit 4). Random yields and spins, driven by --seed, perturb the actors and handlers; \
         a failure prints the command that replays it.
         """
     )
@@ -28,34 +29,11 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Iterations per scenario and variant (with --duration: whichever comes first).")
     var iterations: Int?
 
-    @Option(help: "Scenarios to run (repeat or comma-separate; default all). `--list` shows them.")
+    @Option(help: "Scenarios to run (repeat or comma-separate; default: all). `--list` shows them.")
     var scenario: [String] = []
 
-    /// `--variant`; matched case-insensitively (`lockfree` and `lock-free` too), like the
-    /// scenario names.
-    enum VariantChoice: String, ExpressibleByArgument, CaseIterable {
-        case lockFree, mutex, all
-
-        init?(argument: String) {
-            switch argument.lowercased() {
-            case "all", "both": self = .all
-            case "lockfree", "lock-free": self = .lockFree
-            case "mutex": self = .mutex
-            default: return nil
-            }
-        }
-
-        var variants: [DeliveryVariant] {
-            switch self {
-            case .lockFree: [.lockFree]
-            case .mutex: [.mutex]
-            case .all: DeliveryVariant.allCases
-            }
-        }
-    }
-
-    @Option(help: "Delivery variant.")
-    var variant: VariantChoice = .all
+    @Option(help: "Delivery variants, comma-separated.")
+    var variant: VariantList = VariantList(argument: "lockfree,mutex")!
 
     @Option(help: "Actor threads per iteration (a scenario may need more).")
     var threads: Int = 3
@@ -69,10 +47,15 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Watchdog deadline per iteration, in seconds.")
     var watchdog: Double = 20
 
-    @Option(help: "Also write the report as JSON to this file.")
+    @OptionGroup var report: ReportOutput
+
+    @OptionGroup var progressOptions: ProgressOptions
+
+    /// The old spelling of `--format json --output FILE`: an error that says so.
+    @Option(help: .hidden)
     var json: String?
 
-    @Option(help: "Busy threads running beside the scenarios, 0–64 (default 0).")
+    @Option(help: "Busy threads running beside the scenarios, 0–64.")
     var load: Int = 0
 
     @Flag(help: "List the scenarios and exit.")
@@ -80,6 +63,7 @@ struct StressCommand: ParsableCommand {
 
     /// Ranges, checked after parsing; `main` exits 2 with the message.
     func validate() throws {
+        if json != nil { throw ValidationError("--json: replaced by --format json --output FILE (the same on every subcommand)") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64 (got \(threads))") }
         guard ops >= 1, ops <= 1_000_000 else { throw ValidationError("--ops must be in 1...1000000 (got \(ops))") }
         if let d = duration, !(d > 0) { throw ValidationError("--duration must be a positive number of seconds (got \(d))") }
@@ -110,10 +94,11 @@ struct StressCommand: ParsableCommand {
             seed: runSeed, secondsPerRun: perRun, iterations: iterations, threads: threads,
             operations: ops, watchdogSeconds: watchdog, exitOnDeadlock: true,
             log: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
-        print("bench stress: seed \(runSeed), \(threads) threads, \(ops) ops per actor, "
-              + (perRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
-              + (iterations.map { ", at most \($0) iterations" } ?? "")
-              + (load > 0 ? ", \(load) busy load thread(s) beside" : ""))
+        var opening = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
+                                   iterationCap: iterations, results: [])
+        opening.load = load
+        let meter = progressOptions.meter("bench stress")
+        meter.start(total: runs, what: opening.headline)
         let busy = BusyLoad(threads: load)
         defer { busy.stop() }
         let finished = StressLock<[StressRunResult]>([])
@@ -122,36 +107,29 @@ struct StressCommand: ParsableCommand {
             let partial = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
                                        iterationCap: iterations, results: finished.withLock { $0 })
             print("Results before the deadlock:\n\(partial.table())\n\(partial.failureSummary())")
-            print("FAIL: deadlock (exit 3), seed \(runSeed); replay with the command printed by the watchdog.")
+            print("FAIL: deadlock (exit \(BenchExitCode.deadlock.rawValue)), seed \(runSeed); replay with the command printed by the watchdog.")
         }
         StressCrashReporter.install()
         let runner = StressRunner(options: options)
         var results: [StressRunResult] = []
         for s in scenarios {
             for v in variants {
+                meter.begin("\(s.name) / \(v.commandLineName)")
                 let r = runner.run(s, variant: v)
                 results.append(r)
                 finished.withLock { $0.append(r) }
                 let worst = r.outcomes.map(\.grade).max() ?? .acceptable
-                FileHandle.standardError.write(Data(String(
-                    format: "  %@ / %@: %d iterations, %.0f it/s, %@\n",
-                    s.name, v.rawValue, r.iterations, r.iterationsPerSecond, r.passed ? worst.rawValue : "FAIL").utf8))
+                meter.finish(note: String(format: "%d iterations, %.0f it/s, %@", r.iterations, r.iterationsPerSecond,
+                                          r.passed ? worst.rawValue : "FAIL"))
             }
         }
-        var report = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
+        meter.end()
+        var result = StressReport(seed: runSeed, threads: threads, operations: ops, secondsPerRun: perRun,
                                   iterationCap: iterations, results: results)
-        report.load = load
-        print(report.table())
-        if let json {
-            try report.json().write(to: URL(fileURLWithPath: json))
-            print("JSON written to \(json)")
-        }
-        if report.passed {
-            print("PASS: no forbidden outcome, leak or deadlock (seed \(runSeed)).")
-        } else {
-            print(report.failureSummary())
-            print("FAIL: forbidden outcomes (seed \(runSeed)); replay with the commands above.")
-            throw ExitCode(1)
+        result.load = load
+        try report.emit(result)
+        if !result.passed {
+            throw ExitCode(BenchExitCode.finding.rawValue)
         }
     }
 }

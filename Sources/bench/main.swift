@@ -3,7 +3,7 @@ import Foundation
 import SignalsHarness
 
 // A custom entry point instead of `BenchCommand.main()`: ArgumentParser exits 64 on a
-// validation error, and the issue asks for exit code 2 for every bad argument.
+// validation error, and every bad argument must exit 2 (`BenchExitCode.usage`), as the scripts do.
 do {
     var command = try BenchCommand.parseAsRoot()
     try command.run()
@@ -20,6 +20,6 @@ do {
         message = BenchCommand.fullMessage(for: error)
     }
     FileHandle.standardError.write(Data((message + "\n(see `bench --help`)\n").utf8))
-    exit(2)
+    exit(BenchExitCode.usage.rawValue)
 }
 exit(0)

@@ -7,7 +7,7 @@
 // measured: graphs are built before `startMeasurement()` and torn down after
 // `stopMeasurement()`, so the malloc and retain/release counts are those of the delivery
 // path itself and are deterministic (except `contended2`, whose block-queue traffic depends on
-// how the two senders interleave; see Benchmarks/README.md and docs/benchmarks.md).
+// how the two senders interleave; see Benchmarks/README.md).
 //
 // Counts are gated exactly by the static thresholds in Benchmarks/Thresholds/ (see
 // scripts/benchmarks-check); time gets a loose tolerance, since CI machines are shared.

@@ -3,7 +3,7 @@ import Foundation
 /// One row of `bench ab`: one case and subject, measured by two builds in alternating launches.
 public struct ABRow: Codable, Sendable {
     public var workload: WorkloadID
-    public var variant: String
+    public var caseLabel: String
     public var subject: SubjectID
     public var unit: String
     /// The baseline's figure (ns per operation) with its 95% interval.
@@ -23,12 +23,25 @@ public struct ABRow: Codable, Sendable {
     /// per-case child).
     public var method: String? = ABRow.wholeLaunchesMethod
 
+    /// JSON keys: the schema's names ("variant" is the case label).
+    enum CodingKeys: String, CodingKey {
+        case workload, caseLabel = "variant", subject, unit, baseline, current, change, baselineLaunches, currentLaunches
+        case baselineSpread, currentSpread, note, method
+    }
+
     public static let servedMethod = "served rounds"
     public static let wholeLaunchesMethod = "whole launches"
 
-    public var key: String { CaseSpec.key(workload: workload, variant: variant) }
+    public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
     /// True when current is slower than baseline beyond the smallest effect, with confidence.
     public var isSlower: Bool { change?.verdict == .slower }
+}
+
+extension ABRow {
+    /// A row of `workload`, its case and `subject` with no measurement yet.
+    public init(workload: WorkloadID, caseLabel: String, subject: SubjectID, unit: String) {
+        self.init(workload: workload, caseLabel: caseLabel, subject: subject, unit: unit, baselineLaunches: [], currentLaunches: [])
+    }
 }
 
 /// What `bench ab --format json` writes.
@@ -43,6 +56,13 @@ public struct ABReport: Codable, Sendable {
     public var thresholdPercent: Double
     public var budgetSeconds: Double
     public var rows: [ABRow]
+    /// What each side was built from, when recorded (absent in older reports).
+    public var baselineBuild: BuildProvenance?
+    public var currentBuild: BuildProvenance?
+
+    /// What differs between the two sides' builds ("commit", "configuration (release vs
+    /// debug)", "opencombine 0.14.0 vs 0.13.0"); empty when nothing recorded differs.
+    public var buildDifferences: [String] { BuildProvenance.differences(baselineBuild, currentBuild) }
 
     public init(machine: MachineInfo, parameters: Parameters, baseline: String, current: String,
                 thresholdPercent: Double, budgetSeconds: Double, rows: [ABRow]) {
@@ -69,6 +89,8 @@ public struct ABRunner: Sendable {
     public var minimumPairs = 3
     public var maximumPairs = 30
     public var progress: (@Sendable (String) -> Void)?
+    /// Called when a row is done.
+    public var finished: (@Sendable (ABRow) -> Void)?
 
     public init(baseline: String, current: String, parameters: Parameters, budgetSeconds: Double) {
         self.baseline = baseline; self.current = current; self.parameters = parameters; self.budgetSeconds = budgetSeconds
@@ -88,7 +110,9 @@ public struct ABRunner: Sendable {
         for spec in cases {
             for subject in subjects {
                 progress?("\(spec.key) · \(subject.rawValue)")
-                rows.append(row(spec, subject, seconds: share, launch: launchOne))
+                let done = row(spec, subject, seconds: share, launch: launchOne)
+                finished?(done)
+                rows.append(done)
             }
         }
         return rows
@@ -107,7 +131,7 @@ public struct ABRunner: Sendable {
                                     maximumLaunches: maximumPairs * 4)
         let outcome = session.measure(seconds: seconds)
         if outcome.unsupported { return nil }
-        var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
+        var row = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: outcome.rounds[0], currentLaunches: outcome.rounds[1])
         row.method = ABRow.servedMethod
         row.note = outcome.note
@@ -121,7 +145,7 @@ public struct ABRunner: Sendable {
     }
 
     func launchRow(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double, launch: Launch) -> ABRow {
-        var row = ABRow(workload: spec.workload, variant: spec.variant, subject: subject, unit: spec.workload.unit,
+        var row = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit,
                         baselineLaunches: [], currentLaunches: [])
         let start = Date()
         var pair = 0
@@ -187,9 +211,12 @@ public enum ABFormat {
 
     static func header(_ report: ABReport) -> [String] {
         let p = report.parameters
+        let differences = report.buildDifferences
         return [
-            "baseline: \(report.baseline)",
-            "current:  \(report.current)",
+            "baseline: \(report.baseline)" + (report.baselineBuild.map { " — \($0.summary)" } ?? " — build not recorded"),
+            "current:  \(report.current)" + (report.currentBuild.map { " — \($0.summary)" } ?? " — build not recorded"),
+            differences.isEmpty ? "builds: the same commit, configuration, toolchain and dependency versions"
+                : "builds differ in: " + differences.joined(separator: "; "),
             "machine: \(report.machine.cores) cores, \(report.machine.cpuModel); \(report.machine.date)",
             "method: served rounds (both builds alive in each launch pair, taking turns round by round: A B, B A, …), "
                 + "\(p.repetitions) rounds per build and launch, ~\(p.targetRepetitionMilliseconds) ms each; the build that starts first alternates; "
@@ -201,7 +228,7 @@ public enum ABFormat {
     }
 
     public static func text(_ report: ABReport) -> String {
-        var out = header(report).joined(separator: "\n") + "\n\n" + table(report).text()
+        var out = header(report).map { wrapped($0) }.joined() + "\n" + table(report).text(maxWidth: TextReport.width)
         out += "\n" + summary(report) + "\n"
         return out
     }

@@ -45,16 +45,18 @@ public struct Calibration: Sendable {
     /// Every run of one case, and what they add up to.
     public struct CaseCalibration: Codable, Sendable {
         public var workload: WorkloadID
-        public var variant: String
+        public var caseLabel: String
         public var subject: SubjectID
         public var slowdowns: [Double]
         public var runs: [Run]
 
-        public init(workload: WorkloadID, variant: String, subject: SubjectID, slowdowns: [Double], runs: [Run]) {
-            self.workload = workload; self.variant = variant; self.subject = subject; self.slowdowns = slowdowns; self.runs = runs
+        enum CodingKeys: String, CodingKey { case workload, caseLabel = "variant", subject, slowdowns, runs }
+
+        public init(workload: WorkloadID, caseLabel: String, subject: SubjectID, slowdowns: [Double], runs: [Run]) {
+            self.workload = workload; self.caseLabel = caseLabel; self.subject = subject; self.slowdowns = slowdowns; self.runs = runs
         }
 
-        public var key: String { CaseSpec.key(workload: workload, variant: variant) }
+        public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
         var judged: [Run] { runs.filter { $0.aa != nil } }
         /// A/A runs that said `slower` (the false alarms `bench ab`'s exit status would raise).
         public var falseSlower: Int { judged.filter { $0.aa?.comparison.verdict == .slower }.count }
@@ -98,7 +100,7 @@ public struct Calibration: Sendable {
                 progress?("\(spec.key) · \(subject.rawValue): run \(i + 1) of \(runs)")
                 runsDone.append(runOnce(spec, index: i))
             }
-            return CaseCalibration(workload: spec.workload, variant: spec.variant, subject: subject,
+            return CaseCalibration(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject,
                                    slowdowns: slowdowns, runs: runsDone)
         }
     }

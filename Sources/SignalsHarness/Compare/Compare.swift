@@ -2,8 +2,8 @@ import Foundation
 
 /// `bench compare`: figure-by-figure change between two JSON reports. All figures are
 /// lower-is-better; a figure that grew by more than the threshold is a regression.
-public struct Comparison: Sendable {
-    public struct Row: Sendable, Equatable {
+public struct Comparison: Sendable, Codable {
+    public struct Row: Sendable, Equatable, Codable {
         public var key: String
         public var subject: SubjectID
         public var figure: String
@@ -15,6 +15,9 @@ public struct Comparison: Sendable {
         public var note: String?
     }
 
+    public var tool = "signals-bench-compare"
+    /// 1; bumped on any incompatible change of `bench compare --format json`.
+    public var schemaVersion = 1
     public var thresholdPercent: Double
     public var rows: [Row]
     public var regressions: [Row] { rows.filter(\.regression) }
@@ -31,7 +34,8 @@ public struct Comparison: Sendable {
     static let allocationFloor = 0.01
 
     /// Why two reports' timings cannot support a verdict, or nil when they can: timings from
-    /// different machines or builds are not comparable (issue 16 item 4).
+    /// different machines or builds are not comparable (a 16-core Xeon and a 2-core VM differ by
+    /// more than any change being looked for).
     public static func timingBlocker(_ baseline: MachineInfo, _ current: MachineInfo) -> String? {
         if baseline.cores != current.cores || baseline.cpuModel != current.cpuModel {
             return "different machines (\(baseline.cores) cores \(baseline.cpuModel) vs \(current.cores) cores \(current.cpuModel))"
@@ -111,18 +115,6 @@ public struct Comparison: Sendable {
         return Comparison(thresholdPercent: thresholdPercent, rows: rows)
     }
 
-    public func render() -> String {
-        func num(_ v: Double?) -> String { v.map { $0 < 1 ? String(format: "%.3f", $0) : Fmt.ns($0) } ?? "–" }
-        let table = Table(headers: ["case", "subject", "figure", "baseline", "current", "change", "verdict"], rows: rows.map { r in
-            let change = r.changePercent.map { String(format: "%+.1f%%", $0) } ?? "–"
-            let verdict = r.regression ? "REGRESSION" + (r.note.map { ": " + $0 } ?? "") : (r.note ?? "")
-            return [r.key, r.subject.rawValue, r.figure, num(r.baseline), num(r.current), change, verdict]
-        }, leftColumns: [0, 1, 2, 6])
-        var out = table.text()
-        let reg = regressions
-        out += reg.isEmpty
-            ? "\nno regression beyond \(String(format: "%g", thresholdPercent))%\n"
-            : "\n\(reg.count) regression(s) beyond \(String(format: "%g", thresholdPercent))%\n"
-        return out
-    }
+    /// The text table and the verdict line.
+    public func render() -> String { rendered(.text) }
 }

@@ -20,28 +20,15 @@ extension MachineInfo {
                            toolchain: compilerDescription, buildConfiguration: config, allocator: allocator,
                            os: ProcessInfo.processInfo.operatingSystemVersionString,
                            date: formatter.string(from: Date()), timerOverheadNs: timerOverhead(),
-                           harnessFloorNsPerValue: harnessFloor(), allocationCounting: allocationCounting)
+                           allocationCounting: allocationCounting)
     }
 
-    /// ns per value of the harness alone: the generic send loop calling the checker directly,
-    /// with no library in between (median of 5 runs of 1M values). What a subject's figure
-    /// costs beyond this is the subject's.
-    public static func harnessFloor() -> Double {
-        struct Direct: ValueSender {
-            let checker: DeliveryChecker
-            @inline(__always) func send(_ value: Int) { checker.receive(value) }
-        }
-        var runs: [Double] = []
-        for _ in 0..<5 {
-            let ctx = RunContext(spec: CaseSpec(workload: .send), operations: 1_000_000)
-            let c = ctx.makeChecker(senders: 1)
-            ctx.driveSequential(Direct(checker: c), checker: c)
-            blackHole(c.received)
-            runs.append(Double(ctx.elapsedNs) / 1e6)
-        }
-        return runs.sorted()[2]
-    }
-
+    // No "harness floor" is measured: a loop with no subject, timed once in this process at
+    // start-up, is not paired with the cases (other launches, other moments of a machine that
+    // drifts 1.5–2×), so it could not be subtracted from or compared with any figure. What the
+    // harness adds is the same for every subject of a case, and the paired ratios cancel it
+    // only in part (it is added, not multiplied): docs/bench-guide.md says so where it explains
+    // the figures.
     /// Median difference between two consecutive clock reads.
     static func timerOverhead() -> Double {
         var deltas = [UInt64](repeating: 0, count: 10_001)

@@ -16,7 +16,8 @@ public protocol CommandLineName: RawRepresentable, CaseIterable, Sendable, Equat
 extension WorkloadID: CommandLineName { public static var kind: String { "workload" } }
 extension SubjectID: CommandLineName { public static var kind: String { "subject" } }
 
-/// One comma-separated command-line value of names, e.g. `--workload send,chain`; case-insensitive.
+/// One comma-separated command-line value of names, e.g. `--workload send,chain`. One spelling per
+/// name (`lockfree`, not `lockFree`): another spelling is an error that lists the accepted ones.
 /// The CLI makes it `ExpressibleByArgument`, so an unknown name is rejected while parsing,
 /// with the flag and every allowed name in the message.
 public struct NameList<Name: CommandLineName>: Sendable, Equatable {
@@ -33,7 +34,7 @@ public struct NameList<Name: CommandLineName>: Sendable, Equatable {
         }
         var names: [Name] = []
         for part in parts {
-            guard let name = Name(rawValue: part.lowercased()) else {
+            guard let name = Name(rawValue: part) else {
                 throw ArgumentError(flag: flag, message: "unknown \(Name.kind) '\(part)'; allowed: \(Self.allowed.joined(separator: ", "))")
             }
             names.append(name)

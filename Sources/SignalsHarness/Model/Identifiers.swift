@@ -80,18 +80,24 @@ public enum HopContext: String, CaseIterable, Codable, Sendable {
 /// One row of one table: a workload with its concrete parameters.
 public struct CaseSpec: Codable, Sendable, Hashable {
     public var workload: WorkloadID
-    /// A short human label distinguishing rows of the same workload ("2 threads", "serial-queue").
-    public var variant: String
+    /// A short human label distinguishing rows of the same workload ("2 threads", "serial-queue");
+    /// "variant" in JSON (the schema's name, kept so reports and older builds still read it).
+    /// Not to be confused with the delivery variant (`DeliveryVariant`, lockfree or mutex).
+    public var caseLabel: String
     public var threads: Int
     public var stages: Int
     public var subscribers: Int
     public var depth: Int
     public var hop: HopContext?
 
-    public init(workload: WorkloadID, variant: String = "", threads: Int = 1, stages: Int = 0,
+    enum CodingKeys: String, CodingKey {
+        case workload, caseLabel = "variant", threads, stages, subscribers, depth, hop
+    }
+
+    public init(workload: WorkloadID, caseLabel: String = "", threads: Int = 1, stages: Int = 0,
                 subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil) {
         self.workload = workload
-        self.variant = variant
+        self.caseLabel = caseLabel
         self.threads = threads
         self.stages = stages
         self.subscribers = subscribers
@@ -100,16 +106,16 @@ public struct CaseSpec: Codable, Sendable, Hashable {
     }
 
     /// `workload` or `workload[variant]`: the key `compare` matches on.
-    public var key: String { Self.key(workload: workload, variant: variant) }
+    public var key: String { Self.key(workload: workload, caseLabel: caseLabel) }
 
     /// The key of a case: `workload`, or `workload[variant]` when it has a variant. Results,
     /// `bench ab` rows and calibrations name their case the same way.
-    public static func key(workload: WorkloadID, variant: String) -> String {
-        variant.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(variant)]"
+    public static func key(workload: WorkloadID, caseLabel: String) -> String {
+        caseLabel.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(caseLabel)]"
     }
 }
 
-/// Everything a run is parameterized by; the defaults are the defaults.
+/// Everything a run is parameterized by, with the defaults of `bench run`.
 public struct Parameters: Codable, Sendable, Equatable {
     public var workloads: [WorkloadID] = WorkloadID.allCases
     public var subjects: [SubjectID] = SubjectID.allCases
@@ -169,18 +175,18 @@ public struct Parameters: Codable, Sendable, Equatable {
             switch w {
             case .send: out.append(CaseSpec(workload: .send))
             case .sendMap: out.append(CaseSpec(workload: .sendMap, stages: 1))
-            case .chain: out.append(CaseSpec(workload: .chain, variant: "\(stages) stages", stages: stages))
-            case .fanout: out.append(CaseSpec(workload: .fanout, variant: "\(subscribers) subscribers", subscribers: subscribers))
+            case .chain: out.append(CaseSpec(workload: .chain, caseLabel: "\(stages) stages", stages: stages))
+            case .fanout: out.append(CaseSpec(workload: .fanout, caseLabel: "\(subscribers) subscribers", subscribers: subscribers))
             case .contended:
-                for t in threads { out.append(CaseSpec(workload: .contended, variant: "\(t) threads", threads: t)) }
+                for t in threads { out.append(CaseSpec(workload: .contended, caseLabel: "\(t) threads", threads: t)) }
             case .reentrant:
-                out.append(CaseSpec(workload: .reentrant, variant: "depth \(depth), alone", threads: 0, depth: depth))
-                out.append(CaseSpec(workload: .reentrant, variant: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
-            case .churn: out.append(CaseSpec(workload: .churn, variant: "10 standing", subscribers: 10))
+                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), alone", threads: 0, depth: depth))
+                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
+            case .churn: out.append(CaseSpec(workload: .churn, caseLabel: "10 standing", subscribers: 10))
             case .mutation:
-                for t in threads { out.append(CaseSpec(workload: .mutation, variant: "\(t) senders", threads: t)) }
+                for t in threads { out.append(CaseSpec(workload: .mutation, caseLabel: "\(t) senders", threads: t)) }
             case .hop:
-                for h in HopContext.allCases { out.append(CaseSpec(workload: .hop, variant: h.rawValue, hop: h)) }
+                for h in HopContext.allCases { out.append(CaseSpec(workload: .hop, caseLabel: h.rawValue, hop: h)) }
             }
         }
         return out

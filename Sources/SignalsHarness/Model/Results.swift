@@ -1,4 +1,4 @@
-/// The JSON document `bench --format json` writes. Documented in docs/bench-json-schema.md;
+/// The JSON document `bench --format json` writes. Documented field by field in docs/bench-guide.md;
 /// bump `currentSchemaVersion` on any incompatible change.
 public struct BenchReport: Codable, Sendable {
     public static let currentSchemaVersion = 3
@@ -43,12 +43,14 @@ public struct MachineInfo: Codable, Sendable, Equatable {
     public var date: String
     /// Median cost of reading the clock, which every latency sample includes once.
     public var timerOverheadNs: Double
-    /// ns per value of the harness's send loop and checker with no subject in between.
-    public var harnessFloorNsPerValue: Double
+    /// Absent in new reports. Reports written before carry one unpaired measurement of the
+    /// harness's send loop and checker with no subject (ns per value), taken once in the parent
+    /// process at start-up: not paired with the cases, so no figure may be read against it.
+    public var harnessFloorNsPerValue: Double?
 
     public init(cores: Int, cpuModel: String, toolchain: String, buildConfiguration: String,
                 allocator: String, os: String, date: String, timerOverheadNs: Double = 0,
-                harnessFloorNsPerValue: Double = 0, allocationCounting: String? = nil) {
+                harnessFloorNsPerValue: Double? = nil, allocationCounting: String? = nil) {
         self.allocationCounting = allocationCounting
         self.timerOverheadNs = timerOverheadNs
         self.harnessFloorNsPerValue = harnessFloorNsPerValue
@@ -192,7 +194,7 @@ public struct Violation: Codable, Sendable, Equatable, CustomStringConvertible {
 /// One row: a subject on one case.
 public struct CaseResult: Codable, Sendable {
     public var workload: WorkloadID
-    public var variant: String
+    public var caseLabel: String
     public var subject: SubjectID
     public var status: CaseStatus
     public var reason: String?
@@ -218,10 +220,19 @@ public struct CaseResult: Codable, Sendable {
     /// subject from a slow phase of the machine. Absent for one-thread workloads and in
     /// reports written before it existed (an optional field: schema 3 still reads).
     public var launchCrossCoreNs: [Double]?
+    /// The case itself, typed (absent in reports written before it was recorded: readers then
+    /// fall back to `caseLabel`).
+    public var spec: CaseSpec?
+
+    /// JSON keys: the schema's names ("variant" is the case label).
+    enum CodingKeys: String, CodingKey {
+        case workload, caseLabel = "variant", subject, status, reason, unit, throughput, latency, allocations, violations
+        case counters, isolated, launchRounds, launchSpread, interval, versus, launchCrossCoreNs, spec
+    }
 
     public init(spec: CaseSpec, subject: SubjectID, status: CaseStatus, reason: String? = nil) {
         self.workload = spec.workload
-        self.variant = spec.variant
+        self.caseLabel = spec.caseLabel
         self.subject = subject
         self.status = status
         self.reason = reason
@@ -237,10 +248,30 @@ public struct CaseResult: Codable, Sendable {
         self.interval = nil
         self.versus = nil
         self.launchCrossCoreNs = nil
+        self.spec = spec
     }
 
-    /// `workload` or `workload[variant]`.
-    public var key: String { CaseSpec.key(workload: workload, variant: variant) }
+    /// Stages of a `chain` case: from the typed case, else parsed from an older report's label.
+    public var stages: Int? {
+        spec.map(\.stages) ?? (workload == .chain ? Int(caseLabel.split(separator: " ").first ?? "") : nil)
+    }
+
+    /// Sender threads of a `contended` or `mutation` case, likewise.
+    public var senderThreads: Int? {
+        guard workload == .contended || workload == .mutation else { return nil }
+        return spec.map(\.threads) ?? Int(caseLabel.split(separator: " ").first ?? "")
+    }
+
+    /// Depth of a `reentrant` case and whether a busy sender ran beside it, likewise.
+    public var reentrantDepth: (depth: Int, busySender: Bool)? {
+        guard workload == .reentrant else { return nil }
+        if let spec { return (spec.depth, spec.threads > 0) }
+        let digits = caseLabel.dropFirst("depth ".count).prefix { $0.isNumber }
+        return Int(digits).map { ($0, !caseLabel.hasSuffix("alone")) }
+    }
+
+    /// `workload` or `workload[case label]`.
+    public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
 
     /// A library subject that broke a guarantee or crashed fails the run; peers never do
     /// (their limits are what the table reports).
@@ -249,7 +280,7 @@ public struct CaseResult: Codable, Sendable {
     }
 }
 
-/// Whether one of the performance targets was met.
+/// Whether one of the library's performance targets was met.
 public struct TargetResult: Codable, Sendable, Equatable {
     public enum Verdict: String, Codable, Sendable {
         case met, notMet = "not met", notMeasured = "not measured"

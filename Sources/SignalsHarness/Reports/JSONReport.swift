@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reading and writing the JSON schema (docs/bench-json-schema.md).
+/// Reading and writing the JSON schema (docs/bench-guide.md, "Report formats and the JSON schema").
 public enum JSONReport {
     public static func encode(_ report: BenchReport) throws -> Data {
         let e = JSONEncoder()

@@ -33,6 +33,39 @@ enum Fmt {
     static func bytes(_ v: Double) -> String { v < 10 ? String(format: "%.2f", v) : String(format: "%.0f", v) }
 }
 
+/// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    var words: [Substring] = []
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        var w = word
+        while w.count > width { words.append(w.prefix(width)); w = w.dropFirst(width) }
+        words.append(w)
+    }
+    for word in words {
+        if current.isEmpty {
+            current = String(word)
+        } else if current.count + 1 + word.count <= width {
+            current += " " + word
+        } else {
+            lines.append(current)
+            current = String(word)
+        }
+    }
+    if !current.isEmpty || lines.isEmpty { lines.append(current) }
+    return lines
+}
+
+/// `text` wrapped at `width`, continuation lines indented by `indent` spaces.
+func wrapped(_ text: String, width: Int = TextReport.width, indent: Int = 2) -> String {
+    let pad = String(repeating: " ", count: indent)
+    let parts = wrap(text, width: width)
+    guard let first = parts.first else { return "\n" }
+    let rest = parts.dropFirst().joined(separator: " ")
+    return ([first] + (rest.isEmpty ? [] : wrap(rest, width: width - indent).map { pad + $0 })).joined(separator: "\n") + "\n"
+}
+
 /// One report table as rows of cells, rendered as aligned text or as Markdown.
 struct Table {
     var headers: [String]
@@ -40,18 +73,37 @@ struct Table {
     /// Columns aligned left (the rest are numeric, aligned right).
     var leftColumns: Set<Int> = [0]
 
-    func text() -> String {
+    func text() -> String { text(maxWidth: nil) }
+
+    /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
+    /// onto continuation lines under that column (the other columns are short figures).
+    func text(maxWidth: Int?) -> String {
         var widths = headers.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        let last = headers.count - 1
+        var lastWidth = widths[last]
+        if let maxWidth, last > 0 {
+            let prefix = widths[..<last].reduce(0, +) + 2 * last
+            lastWidth = max(headers[last].count, min(widths[last], maxWidth - prefix))
+            widths[last] = lastWidth
+        }
+        let indent = String(repeating: " ", count: widths[..<last].reduce(0, +) + 2 * last)
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { i, c in
                 let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
                 return leftColumns.contains(i) ? c + pad : pad + c
             }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
         }
+        func lines(_ cells: [String]) -> String {
+            guard maxWidth != nil, cells.count == headers.count, cells[last].count > lastWidth else { return line(cells) + "\n" }
+            let parts = wrap(cells[last], width: lastWidth)
+            var first = cells
+            first[last] = parts.first ?? ""
+            return ([line(first)] + parts.dropFirst().map { indent + $0 }).joined(separator: "\n") + "\n"
+        }
         var out = line(headers) + "\n"
         out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
-        for r in rows { out += line(r) + "\n" }
+        for r in rows { out += lines(r) }
         return out
     }
 
@@ -75,7 +127,7 @@ struct ReportTables {
     }
 
     func throughputTable(_ rows: [CaseResult]) -> Table {
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         let unit = rows.first?.unit ?? "value"
         let hasAlloc = rows.contains { $0.allocations != nil }
         var headers = ["subject"]
@@ -92,11 +144,11 @@ struct ReportTables {
         var out: [[String]] = []
         for r in rows {
             var cells = [r.subject.rawValue]
-            if hasVariant { cells.append(r.variant) }
+            if hasVariant { cells.append(r.caseLabel) }
             if paired {
                 cells += pairedCells(r)
             } else if let t = r.throughput, r.status == .ok {
-                let sameCase = rows.filter { $0.variant == r.variant && $0.status == .ok }
+                let sameCase = rows.filter { $0.caseLabel == r.caseLabel && $0.status == .ok }
                 let fastest = sameCase.compactMap { $0.throughput?.medianNsPerOp }.min() ?? t.medianNsPerOp
                 let mutex = sameCase.first { $0.subject == .mutex }?.throughput?.medianNsPerOp
                 cells += [Fmt.ns(t.medianNsPerOp), "\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp))",
@@ -112,6 +164,116 @@ struct ReportTables {
             out.append(cells)
         }
         return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, headers.count - 1] : [0, headers.count - 1])
+    }
+
+    /// The default text table (fits `TextReport.width`): subject, case, the figure with its
+    /// 95% interval, the ratio to the reference with its interval and verdict, allocations.
+    /// What does not fit a column (a status other than ok with its reason, counters, launches
+    /// in two modes, a child process) follows the table as notes, one per row that has any.
+    func compactThroughputTable(_ rows: [CaseResult]) -> (table: Table, notes: [String]) {
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        let unit = rows.first?.unit ?? "value"
+        let hasAlloc = rows.contains { $0.allocations != nil }
+        let paired = rows.contains { $0.interval != nil }
+        let references = Set(rows.compactMap { $0.versus?.reference })
+        let reference = references.count == 1 ? references.first! : nil
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        headers += paired
+            ? ["ns/\(unit) [95%]", reference.map { "×\($0) [95%]" } ?? "× reference [95%]", "verdict"]
+            : ["ns/\(unit) (min–max)", "×mutex", "status"]
+        if hasAlloc { headers.append("allocs/\(unit)") }
+        var out: [[String]] = []
+        var notes: [String] = []
+        for r in rows {
+            var cells = [r.subject.rawValue]
+            if hasVariant { cells.append(r.caseLabel) }
+            var note: [String] = []
+            if let t = r.throughput, r.status == .ok {
+                if paired {
+                    let figure = r.interval?.estimate ?? t.medianNsPerOp
+                    cells.append(Fmt.ns(figure) + (r.interval.map { " [\(Fmt.ns($0.lower))–\(Fmt.ns($0.upper))]" } ?? ""))
+                    if let v = r.versus {
+                        cells.append("\(Fmt.ratio(v.ratio.estimate)) [\(Fmt.ratio(v.ratio.lower))–\(Fmt.ratio(v.ratio.upper))]"
+                                     + (reference == nil ? " ×\(v.reference)" : ""))
+                        cells.append(v.verdict.rawValue)
+                    } else {
+                        cells += ["–", "reference"]
+                    }
+                } else {
+                    let mutex = rows.first { $0.caseLabel == r.caseLabel && $0.subject == .mutex && $0.status == .ok }?.throughput?.medianNsPerOp
+                    cells += ["\(Fmt.ns(t.medianNsPerOp)) (\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp)))",
+                              mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–", "ok"]
+                }
+                if r.launchSpread?.bimodal == true { note.append("launches in TWO MODES") }
+                if !r.counters.isEmpty {
+                    note.append(r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", "))
+                }
+                if r.isolated { note.append("ran in a child process") }
+            } else {
+                let word: String
+                switch r.status {
+                case .ok: word = "no figure"
+                case .unsupported: word = "unsupported"
+                case .failed: word = "FAILED"
+                case .crashed: word = "crashed"
+                case .timedOut: word = "hung"
+                }
+                cells += ["–", "–", word]
+                note.append(statusText(r))
+            }
+            if hasAlloc { cells.append(r.allocations.map { Fmt.allocs($0.countPerOp) } ?? "–") }
+            out.append(cells)
+            if !note.isEmpty {
+                notes.append("\(r.subject.rawValue)\(r.caseLabel.isEmpty ? "" : " (\(r.caseLabel))"): " + note.joined(separator: "; "))
+            }
+        }
+        let verdictColumn = (hasVariant ? 2 : 1) + 2
+        return (Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, verdictColumn] : [0, verdictColumn]), notes)
+    }
+
+    /// The latency percentiles people read: p50, p99, p99.9 and max.
+    func compactLatencyTable(_ rows: [CaseResult]) -> Table? {
+        let withLatency = rows.filter { $0.latency != nil }
+        guard !withLatency.isEmpty else { return nil }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        headers += ["latency (ns)", "p50", "p99", "p99.9", "max"]
+        var out: [[String]] = []
+        for r in withLatency {
+            for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
+                guard let s else { continue }
+                var cells = [r.subject.rawValue]
+                if hasVariant { cells.append(r.caseLabel) }
+                cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
+                out.append(cells)
+            }
+        }
+        return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, 2] : [0, 1])
+    }
+
+    /// Targets with the description last, so it wraps.
+    func compactTargetsTable() -> Table {
+        Table(headers: ["verdict", "measured", "target"], rows: report.targets.map { t in
+            let m = t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
+            return [t.verdict.rawValue, m, t.description]
+        }, leftColumns: [0, 2])
+    }
+
+    /// The default header: what ran, where, and how, in lines that fit.
+    var compactHeader: [String] {
+        let m = report.machine
+        let p = report.parameters
+        return [
+            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
+            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+            p.launchCount > 1
+                ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md; --wide for the details)"
+                : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(p.quick ? " (--quick)" : "")",
+            "latency: 1 send in \(p.latencySampleEvery) timed in one extra round; each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)",
+            "allocations: median over the rounds, " + allocationMethod,
+        ]
     }
 
     /// One line on the machine's cross-core round trip beside the launches of a multi-threaded
@@ -139,7 +301,7 @@ struct ReportTables {
             launches = spread.values.count < 2 ? Fmt.ns(lo) : "\(spread.values.count): \(Fmt.ns(lo))–\(Fmt.ns(hi))"
             if spread.bimodal { launches += " TWO MODES" }
         }
-        let sameCase = report.results.filter { $0.workload == r.workload && $0.variant == r.variant && $0.status == .ok }
+        let sameCase = report.results.filter { $0.workload == r.workload && $0.caseLabel == r.caseLabel && $0.status == .ok }
         let fastest = sameCase.compactMap { $0.interval?.estimate ?? $0.throughput?.medianNsPerOp }.min() ?? figure
         var versus = "–", verdict = r.versus == nil ? "reference" : "–"
         if let v = r.versus {
@@ -168,7 +330,7 @@ struct ReportTables {
     func latencyTable(_ rows: [CaseResult]) -> Table? {
         let withLatency = rows.filter { $0.latency != nil }
         guard !withLatency.isEmpty else { return nil }
-        let hasVariant = rows.contains { !$0.variant.isEmpty }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
         headers += ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
@@ -177,7 +339,7 @@ struct ReportTables {
             for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                 guard let s else { continue }
                 var cells = [r.subject.rawValue]
-                if hasVariant { cells.append(r.variant) }
+                if hasVariant { cells.append(r.caseLabel) }
                 cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
                 out.append(cells)
             }
@@ -199,12 +361,11 @@ struct ReportTables {
             "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
             "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
             p.launchCount > 1
-                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/benchmarking.md);"
+                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md);"
                 : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
-            "harness floor: \(Fmt.ns(m.harnessFloorNsPerValue)) ns/value (send loop + checker, no subject): part of every ns/value figure below.",
         ]
     }
 
@@ -220,22 +381,36 @@ struct ReportTables {
     var failures: [CaseResult] { report.results.filter(\.failsRun) }
 }
 
-/// The terminal report.
+/// The terminal report. By default every line fits `width` columns (a CI log, a 120-column
+/// terminal); `wide` adds every column (launch spread, throughput, ×fastest, bytes) and the
+/// full method, as the Markdown, CSV and JSON reports have them.
 public enum TextReport {
-    public static func render(_ report: BenchReport, percentiles: Bool = false) -> String {
+    /// The widest line of the default report.
+    public static let width = 120
+
+    public static func render(_ report: BenchReport, percentiles: Bool = false, wide: Bool = false) -> String {
         let t = ReportTables(report: report)
-        var out = "Signals bench\n" + t.header.joined(separator: "\n") + "\n"
-        if report.machine.allocationCounting == nil { out += "note: " + AllocationMeter.howToEnable + "\n" }
+        let limit: Int? = wide ? nil : width
+        func prose(_ line: String) -> String { wide ? line + "\n" : wrapped(line) }
+        var out = "Signals bench\n"
+        for line in wide ? t.header : t.compactHeader { out += prose(line) }
+        if report.machine.allocationCounting == nil { out += prose("note: " + AllocationMeter.howToEnable) }
         for (w, rows) in t.byWorkload {
-            out += "\n== \(w.rawValue) — \(w.summary) ==\n"
-            out += t.throughputTable(rows).text()
-            if let note = t.crossCoreNote(rows) { out += note + "\n" }
-            if let l = t.latencyTable(rows) { out += "\n" + l.text() }
+            out += "\n" + prose("== \(w.rawValue) — \(w.summary) ==")
+            if wide {
+                out += t.throughputTable(rows).text()
+            } else {
+                let (table, notes) = t.compactThroughputTable(rows)
+                out += table.text(maxWidth: limit)
+                for n in notes { out += wrapped("· " + n, indent: 4) }
+            }
+            if let note = t.crossCoreNote(rows) { out += prose(note) }
+            if let l = wide ? t.latencyTable(rows) : t.compactLatencyTable(rows) { out += "\n" + l.text(maxWidth: limit) }
             if percentiles {
                 for r in rows {
                     for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                         guard let s else { continue }
-                        out += "\npercentile distribution, \(r.subject.rawValue) \(r.variant) \(kind) (ns):\n"
+                        out += "\npercentile distribution, \(r.subject.rawValue) \(r.caseLabel) \(kind) (ns):\n"
                         out += "  percentile        ns\n"
                         for p in s.distribution { out += String(format: "  %10.5f  %10llu\n", p.percentile, p.ns) }
                     }
@@ -243,14 +418,14 @@ public enum TextReport {
             }
         }
         out += "\n== targets (lockfree; a miss is reported, it does not fail the run) ==\n"
-        out += t.targetsTable().text()
-        out += "peer references: " + Targets.peerReferences.joined(separator: "; ") + "\n"
+        out += wide ? t.targetsTable().text() : t.compactTargetsTable().text(maxWidth: limit)
+        out += prose("peer references: " + Targets.peerReferences.joined(separator: "; "))
         let failures = t.failures
         if failures.isEmpty {
             out += "\nresult: PASS (every guarantee held for lockfree and mutex)\n"
         } else {
             out += "\nresult: FAIL\n"
-            for f in failures { out += "  \(f.key) · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")\n" }
+            for f in failures { out += prose("  \(f.key) · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")") }
         }
         return out
     }

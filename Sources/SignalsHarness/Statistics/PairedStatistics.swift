@@ -98,7 +98,7 @@ public struct LaunchSpread: Codable, Sendable, Equatable {
     }
 }
 
-/// The statistics behind every interval and verdict (docs/benchmarking.md explains the choice).
+/// The statistics behind every interval and verdict (docs/bench-guide.md explains the choice).
 ///
 /// Samples are grouped by launch: `groups[i]` holds the per-round values of launch `i`
 /// (log-times or paired log-ratios). Launches are the unit of independence (thread placement

@@ -2,7 +2,7 @@ import Dispatch
 import Signals
 import Synchronization
 
-// Scenarios for activation (issue 9) and the graph-change races of issue 10 (items 2 and 6):
+// Scenarios for activation and for graph changes racing delivery:
 // eager multis and captures made while senders run, re-subscription of a plain signal racing
 // senders, `bind` racing `disconnect`, and `generate` callbacks on a concurrent context.
 
@@ -148,7 +148,7 @@ public struct CaptureEagerScenario: StressScenario {
     }
 }
 
-/// `SignalJunction.bind` racing `disconnect` (issue 10 item 2): afterwards, with A's junction
+/// `SignalJunction.bind` racing `disconnect` (a stale edge once gave a false `.loop`): afterwards, with A's junction
 /// disconnected, B's signal may feed A (no stale edge gives a false `.loop`), and A's graph
 /// is freed.
 public struct BindDisconnectRaceScenario: StressScenario {
@@ -196,7 +196,7 @@ public struct BindDisconnectRaceScenario: StressScenario {
 }
 
 /// `generate(context: .global)` activated and deactivated from several threads at once
-/// (issue 10 item 6): its callbacks never overlap and alternate input, nil.
+/// (a context that runs callbacks concurrently): its callbacks never overlap and alternate input, nil.
 public struct GenerateGlobalCallbacksScenario: StressScenario {
     public init() {}
     public var name: String { "generate-global-callbacks" }

@@ -1,5 +1,5 @@
-// Stress scenarios for the classes of race behind issue 10 items 1, 4, 7 and 8, so that the
-// harness finds them if they come back: graph changes made from inside deliveries on other
+// Stress scenarios for four classes of race the library once had, so that the harness finds
+// them if they come back: graph changes made from inside deliveries on other
 // nodes (a deadlock), closures of a cancelled graph running on (an asynchronous stage), merged
 // sources that end while values flow, and loops closed through inner subscriptions.
 
@@ -25,7 +25,7 @@ final class StressCancelProbe: @unchecked Sendable {
     }
 }
 
-/// Issue 10 item 1: handlers on two multicasts cancel branches of each other while two threads
+/// Handlers on two multicasts cancel branches of each other while two threads
 /// send into both. A cancel that waits for the other node's holder deadlocks (the watchdog
 /// reports it); a cancelled branch must not be entered after its `cancel()` returned.
 public struct CrossCancelScenario: StressScenario {
@@ -72,7 +72,7 @@ public struct CrossCancelScenario: StressScenario {
     }
 }
 
-/// Issue 10 item 7: a stage on a `.queue` context with values queued behind it is cancelled;
+/// A stage on a `.queue` context with values queued behind it is cancelled;
 /// no call of its closure may begin after `cancel()` returned (the one running may finish, and
 /// one may have begun between the holder's check and the cancel's return).
 public struct QueueStageCancelScenario: StressScenario {
@@ -110,7 +110,7 @@ public struct QueueStageCancelScenario: StressScenario {
     }
 }
 
-/// Issue 10 item 8: sources of a merged input complete while values flow through the others
+/// Sources of a merged input complete while values flow through the others
 /// (`.none` or `.errors` propagation); every ended source must be gone.
 public struct MergedSourceEndScenario: StressScenario {
     public init() {}
@@ -147,7 +147,7 @@ public struct MergedSourceEndScenario: StressScenario {
     }
 }
 
-/// Issue 10 item 4: a `flatMap` whose inner signal closes a loop back into its own input,
+/// A `flatMap` whose inner signal closes a loop back into its own input,
 /// triggered from several threads while others send into that input. The inner subscription
 /// must be refused (`.loop`); a value that went round the loop is a broken promise, and an
 /// endless cycle is caught by the watchdog.

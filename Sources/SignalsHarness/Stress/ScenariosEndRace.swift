@@ -1,7 +1,6 @@
 import Signals
 
-// Scenarios for the race between values and the end of the node they go into (issue 10,
-// items 5 and 9): a `send` that returns nil must be delivered, one that loses the race with the
+// Scenarios for the race between values and the end of the node they go into: a `send` that returns nil must be delivered, one that loses the race with the
 // end must return `.disconnected`, and no stage may see anything after its input's end.
 
 /// Checks that no sender had a send accepted after one of its own sends was refused: once the

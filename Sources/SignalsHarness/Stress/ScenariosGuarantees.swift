@@ -1,5 +1,5 @@
-// Stress scenarios for the promises of docs/guarantees.md that no scenario checked before
-// (issue 19 item 7): every promise there that a race can break has a `bench stress` scenario
+// Stress scenarios for the promises of docs/guarantees.md that the other scenarios do not
+// reach: every promise there that a race can break has a `bench stress` scenario
 // that checks it on both variants.
 //
 // - `end-race-rounds`: "no value accepted or delivered after the end". Many short rounds per

@@ -3,6 +3,10 @@ import Signals
 
 /// Everything `bench stress` ran, for the table and the JSON file.
 public struct StressReport: Codable, Sendable {
+    /// "signals-bench-stress" (absent in reports written before it was recorded).
+    public var tool: String? = "signals-bench-stress"
+    /// 1; bumped on any incompatible change (absent in reports written before it was recorded).
+    public var schemaVersion: Int? = 1
     public var seed: UInt64
     public var threads: Int
     public var operations: Int
@@ -81,16 +85,6 @@ public enum StressSelection {
                 throw StressSelectionError("unknown scenario '\(n)'; known: \(all.map(\.name).joined(separator: ", "))")
             }
             return matches
-        }
-    }
-
-    /// The variants named by `name`: "all", "lockFree"/"lockfree" or "mutex".
-    public static func variants(_ name: String) throws -> [DeliveryVariant] {
-        switch name.lowercased() {
-        case "all", "both": return DeliveryVariant.allCases
-        case "lockfree", "lock-free": return [.lockFree]
-        case "mutex": return [.mutex]
-        default: throw StressSelectionError("unknown variant '\(name)'; use lockFree, mutex or all")
         }
     }
 }

@@ -43,14 +43,14 @@ public struct StressOptions: Sendable {
     /// How long freed objects may take to go after an iteration (asynchronous contexts drain
     /// a little after the last handler ran), in seconds.
     public var leakGraceSeconds: Double
-    /// On deadlock: print and `exit(3)` (the command line), or record it and carry on with a
+    /// On deadlock: print and exit with `BenchExitCode.deadlock` (the command line), or record it and carry on with a
     /// fresh set of threads (the tests).
     public var exitOnDeadlock: Bool
     /// Receives diagnostic lines (the deadlock report).
     public var log: @Sendable (String) -> Void
     /// Stop a run at its first forbidden outcome (the tests of broken subjects).
     public var stopOnForbidden = false
-    /// Called just before `exit(3)` on a deadlock (the command prints the table so far).
+    /// Called just before the deadlock exit (the command prints the table so far).
     public var beforeDeadlockExit: (@Sendable () -> Void)?
 
     /// Options.
@@ -332,7 +332,7 @@ public final class StressRunner: @unchecked Sendable {
                 let detail = findings.filter { $0.grade == .forbidden }.map(\.description).joined(separator: "; ")
                 failures.append(StressFailure(
                     outcome: name, iteration: index, iterationSeed: seed, detail: detail,
-                    replay: "swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.rawValue) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)"))
+                    replay: "swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.commandLineName) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)"))
             }
             index += 1
             if findings.contains(where: { $0.name == StressCheck.deadlock }) {
@@ -345,7 +345,7 @@ public final class StressRunner: @unchecked Sendable {
         let outcomes = order.map { StressOutcomeCount(grade: counts[$0]!.0, name: $0, count: counts[$0]!.1) }
             .sorted { ($0.grade.rank, $0.count) > ($1.grade.rank, $1.count) }
         return StressRunResult(
-            scenario: scenario.name, variant: variant.rawValue, iterations: index, seconds: seconds,
+            scenario: scenario.name, variant: variant.commandLineName, iterations: index, seconds: seconds,
             iterationsPerSecond: seconds > 0 ? Double(index) / seconds : 0,
             outcomes: outcomes, failures: failures, deadlocked: deadlocked)
     }
@@ -356,8 +356,8 @@ public final class StressRunner: @unchecked Sendable {
                                         operations: options.operations, pool: pool)
         StressCrashReporter.setBanner("""
 
-            FATAL SIGNAL during scenario \(scenario.name), variant \(variant.rawValue), iteration \(index) (iteration seed \(seed), run seed \(options.seed))
-              replay: swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.rawValue) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)
+            FATAL SIGNAL during scenario \(scenario.name), variant \(variant.commandLineName), iteration \(index) (iteration seed \(seed), run seed \(options.seed))
+              replay: swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.commandLineName) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)
 
             """)
         let box = StressFindingsBox()
@@ -377,15 +377,15 @@ public final class StressRunner: @unchecked Sendable {
         // The watchdog fired.
         let report = """
             WATCHDOG: no progress for \(options.watchdogSeconds)s: deadlock or livelock.
-              scenario \(scenario.name), variant \(variant.rawValue), iteration \(index), iteration seed \(seed), run seed \(options.seed)
+              scenario \(scenario.name), variant \(variant.commandLineName), iteration \(index), iteration seed \(seed), run seed \(options.seed)
             \(iteration.describeState(actors: threads))
-              replay: swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.rawValue) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)
+              replay: swift run -c release bench stress --scenario \(scenario.name) --variant \(variant.commandLineName) --seed \(options.seed) --iterations \(index + 1) --threads \(options.threads) --ops \(options.operations)
             """
         options.log(report)
         if options.exitOnDeadlock {
             options.beforeDeadlockExit?()
             fflush(nil)
-            exit(3)
+            exit(BenchExitCode.deadlock.rawValue)
         }
         // Abandon the stuck threads; later iterations get new ones.
         pool = StressPool()

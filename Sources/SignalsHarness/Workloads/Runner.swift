@@ -1,5 +1,15 @@
 import Foundation
 
+/// Where `Runner.runAll` is, for a progress display.
+public enum RunProgress: Sendable {
+    /// Case `index` of `total` (from 1) begins.
+    case caseStarted(index: Int, total: Int, key: String)
+    /// Launch `launch` of `launches` (from 1) of the current case begins.
+    case launchStarted(launch: Int, launches: Int)
+    /// Case `index` is done, with its results.
+    case caseFinished(index: Int, total: Int, results: [CaseResult])
+}
+
 /// Runs cases against subjects: calibration, warm-up, timed repetitions, one sampled latency
 /// repetition, verification after each, and isolation of risky cases.
 public struct Runner: Sendable {
@@ -7,15 +17,15 @@ public struct Runner: Sendable {
     public var subjects: [any BenchSubject]
     /// Runs an isolated case elsewhere (the CLI re-executes itself); nil runs it in process.
     public var isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)?
-    /// Called before each case with (index, total, label).
-    public var progress: (@Sendable (Int, Int, String) -> Void)?
+    /// Told where the run is: a case starts, a launch of it starts, a case is done.
+    public var progress: (@Sendable (RunProgress) -> Void)?
     /// Runs one launch of paired rounds in a child process: (case, subjects, seed) → results;
     /// nil runs the launches in this process.
     public var launcher: (@Sendable (CaseSpec, [SubjectID], UInt64) -> [CaseResult])?
 
     public init(parameters: Parameters, subjects: [any BenchSubject],
                 isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)? = nil,
-                progress: (@Sendable (Int, Int, String) -> Void)? = nil) {
+                progress: (@Sendable (RunProgress) -> Void)? = nil) {
         self.parameters = parameters
         self.subjects = subjects
         self.isolate = isolate
@@ -31,14 +41,16 @@ public struct Runner: Sendable {
         let total = cases.count
         var results: [CaseResult] = []
         for (index, spec) in cases.enumerated() {
-            progress?(index + 1, total, spec.key)
+            progress?(.caseStarted(index: index + 1, total: total, key: spec.key))
             var paired: [any BenchSubject] = []
             var caseResults: [CaseResult] = []
             for subject in chosen {
                 if pairable(subject, spec) { paired.append(subject) } else { caseResults.append(run(subject, spec)) }
             }
             if !paired.isEmpty { caseResults += runLaunches(paired, spec) }
-            results += caseResults.sorted { $0.subject < $1.subject }
+            let sorted = caseResults.sorted { $0.subject < $1.subject }
+            progress?(.caseFinished(index: index + 1, total: total, results: sorted))
+            results += sorted
         }
         return results
     }
@@ -68,6 +80,7 @@ public struct Runner: Sendable {
     func runLaunches(_ paired: [any BenchSubject], _ spec: CaseSpec) -> [CaseResult] {
         var launches: [[CaseResult]] = []
         for i in 0..<parameters.launchCount {
+            progress?(.launchStarted(launch: i + 1, launches: parameters.launchCount))
             let seed = seed(for: spec, launch: i)
             if let launcher {
                 launches.append(launcher(spec, paired.map(\.id), seed))

@@ -123,7 +123,7 @@ struct AllocationCounterTests {
         defer { for s in slots { s.deinitialize(count: per); s.deallocate() } }
         var counts: [UInt64] = []
         for _ in 0..<5 {
-            let ctx = RunContext(spec: CaseSpec(workload: .contended, variant: "2 threads", threads: 2), operations: 2 * per, meter: meter)
+            let ctx = RunContext(spec: CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2), operations: 2 * per, meter: meter)
             ctx.runSenders(threads: 2, perThread: per) { Allocating(slots: slots[$0]) }
             ctx.stopClock()
             let counted = ctx.allocationsCounted?.count ?? 0

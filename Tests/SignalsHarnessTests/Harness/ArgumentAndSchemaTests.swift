@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 import SignalsHarness
 import Testing
 
@@ -56,9 +57,19 @@ struct ArgumentTests {
         #expect(error { $0.stages = -1 }?.message.contains("1 to") == true)
     }
 
+    /// One spelling per name: another case is an error naming the accepted spelling.
+    @Test func namesHaveOneSpelling() {
+        #expect(throws: ArgumentError.self) { try NameList<WorkloadID>(parsing: "SEND", flag: "--workload") }
+        #expect(throws: ArgumentError.self) { try NameList<SubjectID>(parsing: "lockFree", flag: "--subject") }
+        #expect(throws: ArgumentError.self) { try DeliveryVariant.parseList("lockFree") }
+        #expect(throws: ArgumentError.self) { try DeliveryVariant.parseList("all") }
+        #expect((try? DeliveryVariant.parseList("mutex,lockfree")) == [.mutex, .lockFree])
+        #expect(DeliveryVariant.allCases.map(\.commandLineName) == [SubjectID.lockfree.rawValue, SubjectID.mutex.rawValue])
+    }
+
     @Test func validOptionsBecomeParameters() throws {
         var o = RunOptions()
-        o.workloads = try NameList<WorkloadID>(parsing: "contended, SEND,contended", flag: "--workload").names
+        o.workloads = try NameList<WorkloadID>(parsing: "contended, send,contended", flag: "--workload").names
         o.subjects = try NameList<SubjectID>(parsing: "lockfree", flag: "--subject").names
         o.threads = try ThreadCountList(parsing: "1,2,16,2").counts
         o.stages = 3
@@ -89,7 +100,7 @@ func sampleReport(ns: Double = 20, allocs: Double = 0, status: CaseStatus = .ok,
     if let halfWidth { r.interval = Interval(estimate: ns, lower: ns - halfWidth, upper: ns + halfWidth) }
     var m = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .mutex, status: .ok)
     m.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [50])
-    let u = CaseResult(spec: CaseSpec(workload: .fanout, variant: "100 subscribers", subscribers: 100), subject: .asyncstream,
+    let u = CaseResult(spec: CaseSpec(workload: .fanout, caseLabel: "100 subscribers", subscribers: 100), subject: .asyncstream,
                        status: .unsupported, reason: "no broadcast")
     let results = [r, m, u]
     return BenchReport(machine: machine, parameters: Parameters(), results: results, targets: Targets.evaluate(results))
@@ -207,7 +218,7 @@ struct CompareTests {
         #expect(real.regressions.contains { $0.figure == "allocs/value" })
     }
 
-    /// Issue 16 item 4: a change is a regression only when the reports can support it.
+    /// A change is a regression only when the reports can support it.
     @Test func noVerdictWithoutIntervalsOrAcrossMachines() {
         // Overlapping intervals: 25 ± 6 against 20 ± 6 is noise, not a regression.
         let overlap = Comparison.compare(baseline: sampleReport(ns: 20, halfWidth: 6), current: sampleReport(ns: 25, halfWidth: 6),

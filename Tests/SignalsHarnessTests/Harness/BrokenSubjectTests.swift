@@ -136,7 +136,7 @@ struct BrokenSubjectTests {
     }
 
     @Test func duplicatedValueFails() async {
-        let r = await run(.duplicate, CaseSpec(workload: .chain, variant: "10 stages", stages: 10))
+        let r = await run(.duplicate, CaseSpec(workload: .chain, caseLabel: "10 stages", stages: 10))
         #expect(r.status == .failed)
         #expect(r.violations.contains { $0.guarantee == "per-sender order" })
     }
@@ -151,7 +151,7 @@ struct BrokenSubjectTests {
         var sawAnyViolation = false
         for _ in 0..<20 where !sawOverlap {
             let violations = await offPool { () -> [Violation] in
-                let spec = CaseSpec(workload: .contended, variant: "2 threads", threads: 2)
+                let spec = CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2)
                 let ctx = RunContext(spec: spec, operations: 2_000_000, stallSeconds: 0.2)
                 try? BrokenSubject(fault: .concurrent).run(ctx)
                 return ctx.verify().violations
@@ -164,16 +164,16 @@ struct BrokenSubjectTests {
     }
 
     @Test func fanoutMissNamesTheSubscriber() async {
-        let r = await run(.fanoutMiss, CaseSpec(workload: .fanout, variant: "8 subscribers", subscribers: 8))
+        let r = await run(.fanoutMiss, CaseSpec(workload: .fanout, caseLabel: "8 subscribers", subscribers: 8))
         #expect(r.status == .failed)
         #expect(r.violations.contains { $0.guarantee == "exactly once" && $0.detail.contains("subscriber 3") })
     }
 
     @Test func mutationAllowsDropsButNotReordering() async {
-        let ok = await run(.drop, CaseSpec(workload: .mutation, variant: "1 senders", threads: 1))
+        let ok = await run(.drop, CaseSpec(workload: .mutation, caseLabel: "1 senders", threads: 1))
         #expect(ok.status == .ok)
         #expect((ok.counters["droppedInTransit"] ?? 0) > 0)
-        let bad = await run(.mutationReorder, CaseSpec(workload: .mutation, variant: "1 senders", threads: 1))
+        let bad = await run(.mutationReorder, CaseSpec(workload: .mutation, caseLabel: "1 senders", threads: 1))
         #expect(bad.status == .failed)
         #expect(bad.violations.contains { $0.guarantee == "per-sender order" })
     }
@@ -208,7 +208,7 @@ struct BrokenSubjectTests {
         }
         let r = await offPool {
             Runner(parameters: tinyParameters(), subjects: [Stuck()])
-                .measure(Stuck(), CaseSpec(workload: .reentrant, variant: "depth 100, alone", threads: 0, depth: 100))
+                .measure(Stuck(), CaseSpec(workload: .reentrant, caseLabel: "depth 100, alone", threads: 0, depth: 100))
         }
         #expect(r.status == .timedOut)
         #expect(r.failsRun)

@@ -26,7 +26,8 @@ func runBench(_ arguments: [String]) throws -> (status: Int32, stderr: String, s
     return (p.terminationStatus, String(decoding: errData, as: UTF8.self), String(decoding: outData, as: UTF8.self))
 }
 
-/// Exit codes of the real command line: 2 and a message naming the flag for bad arguments.
+/// Exit codes of the real command line: 2 (`BenchExitCode.usage`) and a message naming the
+/// flag for bad arguments, on every subcommand.
 @Suite("bench command line", .enabled(if: benchExecutable() != nil))
 struct CLITests {
     @Test(arguments: [
@@ -41,6 +42,21 @@ struct CLITests {
         (["--sample-every", "48"], "power of two"),
         (["stress", "--variant", "fast"], "--variant"),
         (["stress", "--variant", "fast"], "mutex"),
+        // One spelling of the delivery variant on every subcommand; the others name it.
+        (["stress", "--variant", "lockFree"], "'lockfree'"),
+        (["stress", "--variant", "lock-free"], "'lockfree'"),
+        (["stress", "--variant", "all"], "--variant"),
+        (["stress", "--json", "out.json"], "--format json --output"),
+        (["stress", "--format", "yaml"], "'html'"),
+        (["stress", "--output", "/nonexistent-dir/stress.json"], "--output"),
+        (["instructions", "--case", "send-map", "--iterations", "1", "--variant", "lockFree"], "'lockfree'"),
+        (["instructions", "--case", "nope", "--iterations", "1"], "--case"),
+        (["instructions", "--case", "send-map", "--iterations", "0"], "--iterations"),
+        (["run", "--subject", "lockFree"], "lockfree"),
+        (["run", "--output", "/nonexistent-dir/report.json"], "--output"),
+        (["list", "--format", "yaml"], "'csv'"),
+        (["list", "--output", "/nonexistent-dir/list.json"], "--output"),
+        (["compare", "a.json", "b.json", "--format", "yaml"], "--format"),
         (["stress", "--ops", "0"], "--ops"),
         (["compare", "/nonexistent/a.json", "/nonexistent/b.json"], "cannot read"),
         (["compare", "a.json", "b.json", "--threshold", "lots"], "--threshold"),
@@ -52,6 +68,9 @@ struct CLITests {
         (["ab", "--baseline", "/bin/true", "--format", "yaml"], "--format"),
         (["ab", "--baseline", "/bin/true", "--budget", "0"], "--budget"),
         (["ab"], "--baseline"),
+        (["ab", "--save", "../escape"], "--save"),
+        (["ab", "--save", "-x"], "--save"),
+        (["ab", "--save", "ok", "--baseline", "main"], "compares nothing"),
         (["ab", "--calibrate", "--runs", "0"], "--runs"),
         (["ab", "--calibrate", "--slowdowns", "0%"], "--slowdowns"),
         (["ab", "--calibrate", "--slowdowns", "fast"], "5%,10%"),
@@ -89,6 +108,29 @@ struct CLITests {
         #expect(row.change?.method == PairedStatistics.robustMethod)
     }
 
+    /// `--save NAME` keeps this executable with its build record; `--baseline NAME` finds it,
+    /// and the report carries both sides' builds.
+    @Test func savedBaselineByName() throws {
+        let name = "cli-test-\(getpid())"
+        let saved = try runBench(["ab", "--save", name])
+        #expect(saved.status == 0, "\(saved.stderr)")
+        let top = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let dir = top.appendingPathComponent(".build-ab/\(name)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("bench").path), "\(saved.stdout)")
+        let record = try JSONDecoder().decode(BuildProvenance.self, from: Data(contentsOf: dir.appendingPathComponent("build.json")))
+        #expect(record.commit?.count == 40)
+        #expect(record.dependencies["swift-argument-parser"] != nil)
+        let r = try runBench(["ab", "--baseline", name, "--workload", "send", "--budget", "1", "--repetitions", "3",
+                              "--round-milliseconds", "5", "--format", "json", "--quiet"])
+        #expect(r.status == 0 || r.status == 1, "\(r.stderr)")
+        let report = try JSONDecoder().decode(ABReport.self, from: Data(r.stdout.utf8))
+        #expect(report.baselineBuild == record)
+        #expect(report.currentBuild?.commit == record.commit)
+        #expect(report.baseline.contains(name))
+    }
+
     /// The served child answers the protocol: ready, a round, a clear failure for nonsense.
     @Test func servedChildSpeaksItsProtocol() throws {
         let exe = try #require(benchExecutable())
@@ -108,6 +150,77 @@ struct CLITests {
         if case .success = ServedChild.start(executable: "/bin/true", environment: [:], spec: spec, subject: .lockfree, parameters: p) {
             Issue.record("/bin/true served rounds")
         }
+    }
+
+    /// Every code of the one exit-code table is in `bench --help`; no option's help gives its
+    /// default twice.
+    @Test func helpHasTheExitTableAndEachDefaultOnce() throws {
+        let top = try runBench(["--help"])
+        #expect(top.status == 0)
+        for code in BenchExitCode.allCases { #expect(top.stdout.contains("  \(code.rawValue)  "), "\(code)") }
+        for sub in ["run", "ab", "stress", "compare", "list"] {
+            let r = try runBench([sub, "--help"])
+            #expect(r.status == 0)
+            #expect(r.stdout.contains("--format <format>") && r.stdout.contains("--output <path>"), "\(sub)")
+            let flat = r.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for option in flat.components(separatedBy: " -") where option.hasPrefix("-") {
+                #expect(option.components(separatedBy: "default").count <= 2, "\(sub): \(option)")
+            }
+        }
+    }
+
+    /// `--output FILE` writes the report there in `--format`; a folder gets every format.
+    @Test func outputWritesTheChosenFormat() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-out-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("list.json")
+        let r = try runBench(["list", "--format", "json", "--output", file.path])
+        #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stderr)")
+        let list = try JSONDecoder().decode(CatalogueReport.self, from: Data(contentsOf: file))
+        #expect(list.schemaVersion == 1 && list.workloads.contains { $0.name == "send-map" })
+        let folder = try runBench(["list", "--output", dir.path + "/all/"])
+        #expect(folder.status == 0)
+        for f in ReportFormat.allCases {
+            #expect(FileManager.default.fileExists(atPath: dir.path + "/all/report.\(f.fileExtension)"), "\(f)")
+        }
+    }
+
+    /// The scripts speak the same exit-code table: bad arguments exit 2.
+    @Test func scriptsShareTheExitTable() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        for name in ["benchmarks-check", "instruction-counts"] {
+            let text = try String(contentsOf: root.appendingPathComponent("scripts/\(name)"), encoding: .utf8)
+            #expect(text.contains("#   1  a regression"), "\(name)")
+            #expect(text.contains("#   3  "), "\(name)")
+            #expect(text.contains("#   5  the check could not run"), "\(name)")
+            #expect(text.contains("exit 5"), "\(name)")
+        }
+        let p = Process()
+        p.executableURL = root.appendingPathComponent("scripts/instruction-counts")
+        p.arguments = ["--no-such-flag"]
+        p.standardError = Pipe()
+        p.standardOutput = Pipe()
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == BenchExitCode.usage.rawValue)
+    }
+
+    /// Outside a terminal, progress is one line per finished step on standard error, with the
+    /// time left; `--quiet` silences it; standard output holds the report alone.
+    @Test func progressLinesInALog() throws {
+        let args = ["stress", "--scenario", "send-concurrent", "--iterations", "3", "--format", "json"]
+        let r = try runBench(args)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("bench stress: [1/2] send-concurrent / lockfree done in"), "\(r.stderr)")
+        #expect(r.stderr.contains("left"), "\(r.stderr)")
+        #expect(r.stderr.contains("bench stress: [2/2] send-concurrent / mutex done in"), "\(r.stderr)")
+        let report = try JSONDecoder().decode(StressReport.self, from: Data(r.stdout.utf8))
+        #expect(report.results.map(\.variant) == ["lockfree", "mutex"])
+        let quiet = try runBench(args + ["--quiet"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.stderr.contains("[1/2]"), "\(quiet.stderr)")
     }
 
     @Test func listNamesEveryWorkloadAndSubject() throws {

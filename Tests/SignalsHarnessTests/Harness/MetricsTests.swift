@@ -42,7 +42,7 @@ struct MetricsTests {
         let slots = (0..<2).map { _ in UnsafeMutablePointer<Payload?>.allocate(capacity: per) }
         for s in slots { s.initialize(repeating: nil, count: per) }
         defer { for s in slots { s.deinitialize(count: per); s.deallocate() } }
-        let ctx = RunContext(spec: CaseSpec(workload: .contended, variant: "2 threads", threads: 2), operations: 2 * per, meter: meter)
+        let ctx = RunContext(spec: CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2), operations: 2 * per, meter: meter)
         ctx.runSenders(threads: 2, perThread: per) { Allocating(slots: slots[$0]) }
         ctx.stopClock()
         let counted = ctx.allocationsCounted?.count ?? 0
@@ -63,7 +63,7 @@ struct MetricsTests {
 
     @Test func samplerTimesOneInN() {
         let sampler = LatencySampler(sampleEvery: 8, senders: 2, receivers: 1)
-        let ctx = RunContext(spec: CaseSpec(workload: .contended, variant: "2 threads", threads: 2), operations: 800, sampler: sampler)
+        let ctx = RunContext(spec: CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2), operations: 800, sampler: sampler)
         let c = ctx.makeChecker(senders: 2)
         struct Direct: ValueSender {
             let c: DeliveryChecker

@@ -1,12 +1,12 @@
 import SignalsHarness
 import Testing
 
-/// The contended and allocation targets of issues 12 and 13, judged on made-up results.
+/// The contended and allocation targets, judged on made-up results.
 @Suite("targets")
 struct TargetTests {
     func contended(_ subject: SubjectID, _ nsByThreads: [Int: Double]) -> [CaseResult] {
         nsByThreads.map { t, ns in
-            var r = CaseResult(spec: CaseSpec(workload: .contended, variant: "\(t) threads", threads: t), subject: subject, status: .ok)
+            var r = CaseResult(spec: CaseSpec(workload: .contended, caseLabel: "\(t) threads", threads: t), subject: subject, status: .ok)
             r.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [ns])
             return r
         }
@@ -53,7 +53,7 @@ struct TargetTests {
     func sendMapAndChain(_ one: Double, _ ten: Double) -> [CaseResult] {
         var a = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .lockfree, status: .ok)
         a.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [one])
-        var b = CaseResult(spec: CaseSpec(workload: .chain, variant: "10 stages", stages: 10), subject: .lockfree, status: .ok)
+        var b = CaseResult(spec: CaseSpec(workload: .chain, caseLabel: "10 stages", stages: 10), subject: .lockfree, status: .ok)
         b.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [ten])
         return [a, b]
     }
@@ -79,7 +79,7 @@ struct TargetTests {
         #expect(verdict("churn-allocs", [r])?.verdict == .notMet)
     }
 
-    /// Issue 16 item 7: a goal set for ≥ 16 cores is reported on fewer, never called met.
+    /// A goal set for ≥ 16 cores is reported on fewer, never called met.
     @Test func sixteenCoreTargetIsNotJudgedOnFewerCores() {
         let results = contended(.lockfree, [2: 40, 16: 50])
         let onTwo = verdict("contended-2-16", results, cores: 2)
@@ -87,5 +87,27 @@ struct TargetTests {
         #expect(onTwo?.description.contains("not judged on 2 cores") == true)
         #expect(onTwo?.measured == 50)
         #expect(verdict("contended-2-16", results, cores: 16)?.verdict == .met)
+    }
+
+    /// The stage count comes from the typed case, not from its label; an older report without
+    /// the typed case still has its label read.
+    @Test func typedCaseOverLabel() {
+        var spec = CaseSpec(workload: .chain, caseLabel: "a long chain", stages: 4)
+        var chain = CaseResult(spec: spec, subject: .lockfree, status: .ok)
+        chain.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [20])
+        var one = CaseResult(spec: CaseSpec(workload: .sendMap), subject: .lockfree, status: .ok)
+        one.throughput = ThroughputStats(operations: 1000, repetitionsNsPerOp: [11])
+        #expect(chain.stages == 4)
+        #expect(Targets.evaluate([chain, one]).first { $0.id == "chain-per-stage" }?.measured == 3)
+        spec.caseLabel = "10 stages"
+        var old = CaseResult(spec: spec, subject: .lockfree, status: .ok)
+        old.spec = nil
+        #expect(old.stages == 10)
+        let depth = CaseResult(spec: CaseSpec(workload: .reentrant, caseLabel: "depth 1000000, alone", threads: 0, depth: 1_000_000),
+                               subject: .lockfree, status: .ok)
+        #expect(depth.reentrantDepth?.depth == 1_000_000 && depth.reentrantDepth?.busySender == false)
+        var oldDepth = depth
+        oldDepth.spec = nil
+        #expect(oldDepth.reentrantDepth?.depth == 1_000_000 && oldDepth.reentrantDepth?.busySender == false)
     }
 }

@@ -1,4 +1,4 @@
-// The statistics behind `bench run`'s intervals and `bench ab`'s verdicts (issue 16): known
+// The statistics behind `bench run`'s intervals and `bench ab`'s verdicts: known
 // samples give known intervals, two-mode launches are flagged, A/A gives no verdict, and a
 // known slowdown is found. Every random draw is seeded, so the outcomes are fixed.
 
@@ -25,7 +25,7 @@ struct PairedStatisticsTests {
     }
 
     @Test func launchesInSeparateModesAreFlagged() {
-        #expect(LaunchSpread.separateModes([16, 17, 16.5, 16.8, 130]))   // the contended case of the issue
+        #expect(LaunchSpread.separateModes([16, 17, 16.5, 16.8, 130]))   // a contended case seen at 130 ns against 16–17
         #expect(LaunchSpread.separateModes([30, 31, 12]))
         #expect(!LaunchSpread.separateModes([16, 20, 24, 18]))
         #expect(LaunchSpread(values: [16, 17, 130]).bimodal)
@@ -188,7 +188,7 @@ struct PairedStatisticsTests {
         let run = Calibration.judge(outcome, slowdowns: 1, parameters: p, seed: 1)
         #expect(run.aa?.comparison.verdict == .noDifference)
         #expect(run.slowed.first??.comparison.verdict == .slower)
-        let c = Calibration.CaseCalibration(workload: .sendMap, variant: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
+        let c = Calibration.CaseCalibration(workload: .sendMap, caseLabel: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
         #expect(c.falseSlower == 0 && c.detected(0) == 2 && c.smallestReliablyDetected == 0.10)
     }
 

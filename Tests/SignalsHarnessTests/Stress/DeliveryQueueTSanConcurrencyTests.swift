@@ -3,7 +3,7 @@ import SignalsHarness
 import Testing
 
 /// The delivery-queue scenarios again, longer and with more threads than
-/// `StressConcurrencyTests`, for ThreadSanitizer (issue 19 item 8): CI runs every suite whose
+/// `StressConcurrencyTests`, for ThreadSanitizer: CI runs every suite whose
 /// name contains "Concurrency" under `--sanitize=thread`. x86 orders stores and loads whatever
 /// the code asks for, so a release/acquire pair of the delivery path weakened to relaxed (a
 /// slot's ready flag, the claim word's hand-over) passes every test here; ThreadSanitizer

@@ -1,5 +1,6 @@
-// Stress scenarios for issue 19's blind spots of the harness (items 9 and 10): seeded one-line
-// bugs there passed every earlier scenario.
+// Stress scenarios for ordering and cancellation: cancellation from inside handlers, re-entrant
+// sends racing other senders, and rebinding over a cold source. Seeded one-line bugs in those
+// paths passed every other scenario.
 //
 // - `inner-cancel`: branches of a multicast, subscriptions of captures and the targets of
 //   junctions are cancelled from inside handlers (on the same graph and on another graph) while
@@ -9,6 +10,8 @@
 //   values (each thread's direct sends and the re-entrant sends it made from inside handlers it
 //   ran, in the order it made them) must arrive in that order. Catches a re-entrant send that
 //   takes the holder's private fast path while the shared queue still holds earlier values.
+// - `rebind-generation`: a junction over a cold `generate` source rebound by several threads;
+//   every chain sees one activation's values in order, then one end.
 
 import Dispatch
 import Signals
@@ -152,7 +155,7 @@ public struct ReentrantOrderScenario: StressScenario {
     }
 }
 
-/// Item 3 (CwlSignal's `testAsynchronousJoinAndDetach`): T threads keep disconnecting one
+/// CwlSignal's `testAsynchronousJoinAndDetach` as a race: T threads keep disconnecting one
 /// junction over a cold `generate` source (0…7 then complete, on every activation) and binding
 /// it to a fresh merged input whose chain records what it gets.
 ///
