@@ -10,7 +10,7 @@ import Musl
 ///
 /// On this project's 2-core VM the multi-threaded figures have a rare slow mode that lasts tens
 /// of seconds and spans launches: `contended` at 2 threads runs 5–6× slower (mutex about 2×)
-/// while single-thread workloads do not move at all (docs/performance.md). That is
+/// while single-thread workloads do not move at all (docs/design/queue-and-placement.md). That is
 /// the signature of the host placing the VM's two virtual CPUs farther apart (another core
 /// complex, another die): every line the senders and the holder pass between them costs
 /// several times more. This probe measures exactly that quantity beside each launch, so a

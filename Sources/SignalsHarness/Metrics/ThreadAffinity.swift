@@ -12,7 +12,7 @@ import Musl
 /// must put its two threads on two different CPUs that the process may use (under `taskset -c
 /// 2,3`, CPUs 0 and 1 are not among them) and give the caller its own mask back afterwards;
 /// and the `churn` driver, whose paced sender the scheduler sometimes leaves on the measured
-/// thread's CPU (docs/performance.md, "Churn: the convoy and the placement").
+/// thread's CPU (docs/design/churn.md, "The convoy and the placement").
 public enum ThreadAffinity {
     /// An affinity mask as the kernel takes it.
     public struct Mask: Equatable, Sendable {

@@ -155,7 +155,7 @@ extension RunContext {
     /// variant (under mutex it ran a tenth as often), so the per-pair figure measured the
     /// scheduler more than the library: lock-free read 350 ns per pair unpinned against 196
     /// apart (paired, `bench ab`), and in which launches that happened decided a run's figure
-    /// (docs/performance.md, "Churn: the convoy and the placement").
+    /// (docs/design/churn.md, "The convoy and the placement").
     enum ChurnPlacement: String { case apart, together, scheduler }
 
     static let churnPlacement: ChurnPlacement = {
