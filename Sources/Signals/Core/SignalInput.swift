@@ -166,16 +166,23 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
     }
 
     @usableFromInline func requestDetach(end: SignalEnd?) {
-        let a = detach.withLock { d -> ChainAttachment? in
-            if d.requested { return nil }
+        let (a, owner) = detach.withLock { d -> (ChainAttachment?, (any ClaimSlotOwner)?) in
+            if d.requested { return (nil, nil) }
             d.requested = true
             d.end = end
             // Taken out, not copied: see `setAttachment`.
             defer { d.attachment = nil }
-            return d.attachment
+            // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
+            // after it has seen `requested` here.
+            return (d.attachment, d.attachment == nil ? slotOwner : nil)
         }
-        // Without an attachment yet, `setAttachment` detaches and frees the output.
-        guard let a else { return }
+        // Without an attachment yet, `setAttachment` detaches and frees the output. Until
+        // then the chain may still be inside its activation, with sources sending on this
+        // thread: it is detached now through the node's attachment in progress, so they stop.
+        guard let a else {
+            owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+            return
+        }
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()
