@@ -140,16 +140,36 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     func receive(value v: T) {
         if cache.end != nil { return }
         // The forms without a cache (`multicast`) pay nothing more here.
-        if let update = cache.update { cacheValue(v, update) }
+        if let update = cache.update {
+            if cache.cachesOnlyWhileUnattached { return deliverOrCache(v, update) }
+            cacheValue(v, update)
+        }
         branches.withUnsafeBufferPointer { b in
             for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(value: v) } }
         }
     }
 
+    /// `cacheUntilActive`: delivers the value to the open branches, or caches it when none
+    /// is open. A branch being removed is closed before the holder takes it out of `branches`:
+    /// a value that finds it closed is cached for the next branch, not lost; one that finds
+    /// it open is delivered (its cancel waits for that delivery).
+    @inlinable
+    func deliverOrCache(_ v: T, _ update: @Sendable (inout [T], T) -> Void) {
+        var delivered = false
+        for b in branches {
+            b._withUnsafeGuaranteedRef { branch in
+                if branch.open.load(ordering: .acquiring) {
+                    branch.sink.value(v)
+                    delivered = true
+                }
+            }
+        }
+        if !delivered { update(&cache.values, v) }
+    }
+
     /// Updates the cache with a value (the caching forms only).
     @inlinable
     func cacheValue(_ v: T, _ update: @Sendable (inout [T], T) -> Void) {
-        if cache.cachesOnlyWhileUnattached && !branches.isEmpty { return }
         update(&cache.values, v)
         if staysActiveOnceCached && !hasCached.load(ordering: .relaxed) {
             hasCached.store(true, ordering: .releasing)

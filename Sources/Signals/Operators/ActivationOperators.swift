@@ -96,8 +96,10 @@ extension Signal {
     /// subscribed are held; a subscriber first gets `precached` (the first one only), then
     /// everything held, as its activation values (a `capture()` takes them as such), then
     /// live values. When the subscriber goes, values are held again for the next one, so a
-    /// send into the upstream is never refused as `.inactive` and nothing is lost between
-    /// subscribers. An end is kept and given to every later subscriber.
+    /// send into the upstream is never refused as `.inactive`, and a value sent while no
+    /// subscriber is attached is never lost. (A value racing a subscriber's `cancel()` goes to
+    /// that subscriber, or is dropped with it, or is held for the next one, as with any
+    /// subscription.) An end is kept and given to every later subscriber.
     ///
     /// The result has one output, like any `Signal`: a second subscriber while one is
     /// attached gets `SignalBindError.duplicate`; after the first is cancelled or released,

@@ -572,6 +572,9 @@ public enum StressCatalogue {
             StateResetRaceScenario(),
             RebindGenerationScenario(),
             CaptureActivationScenario(),
+            SelfRetainingReleaseScenario(),
+            CacheUntilActiveScenario(),
+            ContinuousKeepingReadersScenario(),
         ]
     }
 }
