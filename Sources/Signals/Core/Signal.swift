@@ -165,9 +165,17 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter context: where the values are delivered from now on.
     /// - Returns: the signal of the same values, delivered on `context`.
-    @inlinable
+    @inlinable @inline(__always)
     public func hop(to context: Exec) -> Signal<T> {
+        // Always inlined, so a `.direct` subscription pays only this test (no call, no copy of
+        // the context); the node of the other contexts is made out of line.
         if context.isDirect { return self }
+        return hopToNode(context)
+    }
+
+    /// `hop(to:)` for a context that is not `.direct`.
+    @inlinable
+    func hopToNode(_ context: Exec) -> Signal<T> {
         let node = SignalNode<T>(variant: delivery, context: context, newGenerationOnDeactivate: true)
         // A refused output still reaches its handler on `context`: the duplicate error goes
         // through the new node like any result.
@@ -282,8 +290,9 @@ class OutputClaim: @unchecked Sendable {
     @usableFromInline let holds = Atomic<Int>(1)
     @exclusivity(unchecked) @usableFromInline var kept: OutputClaim?
     /// The signal whose slot holds this claim (set by `takeOutput(by:)`, before the claim is
-    /// shared), cleared with the last hold. A strong reference: the slot and this claim form a
-    /// cycle for as long as the claim holds the output, broken by the last `drop`.
+    /// shared; never written again). A strong reference: the slot and this claim form a cycle
+    /// for as long as the claim holds the output, broken by the last `drop`, which takes the
+    /// claim out of the slot.
     @exclusivity(unchecked) @usableFromInline var slotOwner: (any ClaimSlotOwner)?
 
     @usableFromInline init() {}
@@ -302,10 +311,10 @@ class OutputClaim: @unchecked Sendable {
             let up = kept
             kept = nil
             // Leaves the slot: a stopped subscription's handler is released now, not when
-            // the signal is next subscribed or freed.
-            let owner = slotOwner
-            slotOwner = nil
-            owner?.releaseClaim(self)
+            // the signal is next subscribed or freed. (`slotOwner` itself is kept: it is
+            // written once, before the claim is shared, and read without a lock; the slot no
+            // longer refers to this claim, so no cycle is left.)
+            slotOwner?.releaseClaim(self)
             up?.drop()
         }
     }

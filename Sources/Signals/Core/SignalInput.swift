@@ -166,21 +166,22 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
     }
 
     @usableFromInline func requestDetach(end: SignalEnd?) {
-        let (a, owner) = detach.withLock { d -> (ChainAttachment?, (any ClaimSlotOwner)?) in
-            if d.requested { return (nil, nil) }
+        var beforeAttachment = false
+        let a = detach.withLock { d -> ChainAttachment? in
+            if d.requested { return nil }
             d.requested = true
             d.end = end
+            if d.attachment == nil { beforeAttachment = true }
             // Taken out, not copied: see `setAttachment`.
             defer { d.attachment = nil }
-            // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
-            // after it has seen `requested` here.
-            return (d.attachment, d.attachment == nil ? slotOwner : nil)
+            return d.attachment
         }
         // Without an attachment yet, `setAttachment` detaches and frees the output. Until
         // then the chain may still be inside its activation, with sources sending on this
         // thread: it is detached now through the node's attachment in progress, so they stop.
+        // (`slotOwner` is written once, before the terminal is shared.)
         guard let a else {
-            owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+            if beforeAttachment { slotOwner?.chainRoot.detachAttachmentInProgress(endedWith: end) }
             return
         }
         a.detach(endedWith: end)

@@ -139,11 +139,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @inlinable
     func receive(value v: T) {
         if cache.end != nil { return }
-        // The forms without a cache (`multicast`) pay nothing more here.
-        if let update = cache.update {
-            if cache.cachesOnlyWhileUnattached { return deliverOrCache(v, update) }
-            cacheValue(v, update)
-        }
+        // The forms without a cache (`multicast`) pay nothing more here: the caching forms'
+        // work is out of line.
+        if let update = cache.update, cacheValue(v, update) { return }
         branches.withUnsafeBufferPointer { b in
             for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(value: v) } }
         }
@@ -167,13 +165,19 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         if !delivered { update(&cache.values, v) }
     }
 
-    /// Updates the cache with a value (the caching forms only).
-    @inlinable
-    func cacheValue(_ v: T, _ update: @Sendable (inout [T], T) -> Void) {
+    /// Updates the cache with a value (the caching forms only). Returns true when the value
+    /// has been dealt with completely (`cacheUntilActive`: delivered or cached).
+    @inlinable @inline(never)
+    func cacheValue(_ v: T, _ update: @Sendable (inout [T], T) -> Void) -> Bool {
+        if cache.cachesOnlyWhileUnattached {
+            deliverOrCache(v, update)
+            return true
+        }
         update(&cache.values, v)
         if staysActiveOnceCached && !hasCached.load(ordering: .relaxed) {
             hasCached.store(true, ordering: .releasing)
         }
+        return false
     }
 
     @inlinable
