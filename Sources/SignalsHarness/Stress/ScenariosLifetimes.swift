@@ -173,7 +173,7 @@ public struct CacheUntilActiveScenario: StressScenario {
             it.runActors(subscribers + 1) { a, rng in
                 if a == 0 {
                     var v = 0
-                    while !stop.load(ordering: .relaxed) && v < 1_000_000 {
+                    while !stop.load(ordering: .relaxed) {
                         if input.send(value: v) != nil { _ = refused.next() }
                         v += 1
                         _ = sentCount.next()
@@ -298,7 +298,7 @@ public struct ContinuousKeepingReadersScenario: StressScenario {
             it.runActors(readers + 1) { a, rng in
                 if a == 0 {
                     var v = 1
-                    while !stop.load(ordering: .relaxed) && v < 1_000_000 {
+                    while !stop.load(ordering: .relaxed) {
                         if input.send(value: v) != nil { _ = refusedAfterFirst.next() }
                         v += 1
                         if v & 255 == 0 { it.progress(a, v); rng.perturb() }
