@@ -132,8 +132,9 @@ public struct SelfRetainingReleaseScenario: StressScenario {
 ///
 /// Arbiter: no send is refused (the cache is active with or without a subscriber); each
 /// subscriber gets a consecutive run, the runs in the order the subscribers started are
-/// increasing (no value twice; a value racing a cancel may be dropped with that subscriber,
-/// as the send contract allows), and the last subscriber gets everything held up to the last
+/// increasing (no value twice; a value racing a `subscribe` handler's cancel may be dropped
+/// with that subscriber, as the send contract allows; after a `subscribeValues` subscriber,
+/// whose handler has no gate but the branch's, the next run starts right after it), and the last subscriber gets everything held up to the last
 /// value sent; the first subscriber's capture takes -2, -1 as activation values; nothing is
 /// delivered to a subscriber after its cancel returned; the graph is freed after the iteration.
 public struct CacheUntilActiveScenario: StressScenario {
@@ -146,7 +147,9 @@ public struct CacheUntilActiveScenario: StressScenario {
         let rounds = max(4, it.operations / 8)
         let subscribers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])
-        let runs = StressLock<[(start: Int, values: [Int], captured: [Int]?)]>([])
+        // `exact`: a `subscribeValues` run, whose handler is behind the branch's own gate only,
+        // so its cancel drops nothing: the next run must start right after it.
+        let runs = StressLock<[(start: Int, values: [Int], captured: [Int]?, exact: Bool)]>([])
         let order = StressCounter(0)
         let refused = StressCounter(0)
         let sentCount = StressCounter(0)
@@ -167,7 +170,7 @@ public struct CacheUntilActiveScenario: StressScenario {
                 let got = StressLock<[Int]>([])
                 let o = c.subscribeValues { v in got.withLock { $0.append(v) } }
                 o.cancel()
-                runs.withLock { $0.append((order.next(), got.withLock { $0 }, captured)) }
+                runs.withLock { $0.append((order.next(), got.withLock { $0 }, captured, false)) }
             }
             let turn = StressLock<Bool>(false)
             it.runActors(subscribers + 1) { a, rng in
@@ -208,7 +211,7 @@ public struct CacheUntilActiveScenario: StressScenario {
                         findings.withLock { $0.append(.forbidden(StressCheck.afterCancel, "actor \(a) round \(k)")) }
                     }
                     let values = received.withLock { $0 }
-                    runs.withLock { $0.append((start, values, nil)) }
+                    runs.withLock { $0.append((start, values, nil, k & 1 == 0)) }
                     it.progress(a, k)
                 }
             }
@@ -228,7 +231,7 @@ public struct CacheUntilActiveScenario: StressScenario {
                 findings.withLock { $0.append(.forbidden(StressCheck.endMissing, "last subscriber: no end")) }
             }
             last.cancel()
-            runs.withLock { $0.append((Int.max, rest.withLock { $0 }, nil)) }
+            runs.withLock { $0.append((Int.max, rest.withLock { $0 }, nil, false)) }
         }
         var all = findings.withLock { $0 }
         if refused.load > 0 {
@@ -243,6 +246,7 @@ public struct CacheUntilActiveScenario: StressScenario {
         // with any subscription), so a gap is allowed only between two subscriptions. The last
         // subscriber, after the sender stopped, gets everything held since: up to the last value.
         var previous = Int.min
+        var previousExact = false
         for r in sorted {
             let run = (r.captured ?? []) + r.values
             if let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) {
@@ -252,8 +256,11 @@ public struct CacheUntilActiveScenario: StressScenario {
             if let first = run.first {
                 if first <= previous {
                     all.append(.forbidden(StressCheck.duplicate, "a subscriber started at \(first) after one that ended at \(previous)"))
+                } else if previousExact && first != previous + 1 {
+                    all.append(.forbidden(StressCheck.lost, "a subscribeValues subscriber ended at \(previous), the next started at \(first)"))
                 }
                 previous = run.last!
+                previousExact = r.exact
             }
         }
         let lastValue = sentCount.load - 1
