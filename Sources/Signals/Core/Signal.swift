@@ -290,9 +290,9 @@ class OutputClaim: @unchecked Sendable {
     @usableFromInline let holds = Atomic<Int>(1)
     @exclusivity(unchecked) @usableFromInline var kept: OutputClaim?
     /// The signal whose slot holds this claim (set by `takeOutput(by:)`, before the claim is
-    /// shared; never written again). A strong reference: the slot and this claim form a cycle
-    /// for as long as the claim holds the output, broken by the last `drop`, which takes the
-    /// claim out of the slot.
+    /// shared), cleared by the last `drop`. A strong reference: the slot and this claim form a
+    /// cycle for as long as the claim holds the output, broken by the last `drop`, which takes
+    /// the claim out of the slot.
     @exclusivity(unchecked) @usableFromInline var slotOwner: (any ClaimSlotOwner)?
 
     @usableFromInline init() {}
@@ -311,10 +311,12 @@ class OutputClaim: @unchecked Sendable {
             let up = kept
             kept = nil
             // Leaves the slot: a stopped subscription's handler is released now, not when
-            // the signal is next subscribed or freed. (`slotOwner` itself is kept: it is
-            // written once, before the claim is shared, and read without a lock; the slot no
-            // longer refers to this claim, so no cycle is left.)
-            slotOwner?.releaseClaim(self)
+            // the signal is next subscribed or freed. The reference to the signal goes too:
+            // kept, it would keep a derived signal (and its own hold upstream) alive for as
+            // long as a cancelled output is, and the upstream output taken.
+            let owner = slotOwner
+            slotOwner = nil
+            owner?.releaseClaim(self)
             up?.drop()
         }
     }

@@ -60,6 +60,13 @@ extension Signal {
     /// there is no output to keep. Returning `false` cancels the subscription before the next
     /// result; the handler is not called again.
     ///
+    /// Values from many threads reach the handler one at a time, each sender's order kept. Once
+    /// the handler has asked to stop or has seen the end, it is not called again (not even for
+    /// values other threads are sending), and it and everything it captured are released as
+    /// soon as no delivery to it can still run, while the signal lives on. A handler that stops
+    /// inside this call (a `.direct` source sending while it is activated) stops that source
+    /// too. The handler may send, subscribe or cancel from inside itself.
+    ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
     ///   - handler: receives each result; returns whether to go on.
@@ -75,7 +82,8 @@ extension Signal {
     }
 
     /// Subscribes a values-only handler that keeps the subscription alive until it returns
-    /// `false` or the signal ends (CwlSignal's `subscribeValuesWhile`).
+    /// `false` or the signal ends (CwlSignal's `subscribeValuesWhile`). Lifetime and
+    /// concurrency as `subscribeWhile(context:_:)`.
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
@@ -89,6 +97,8 @@ extension Signal {
 
     /// Subscribes a handler that keeps the subscription alive until the signal ends
     /// (CwlSignal's `subscribeUntilEnd`). Nothing is returned: there is no output to keep.
+    /// Lifetime and concurrency as `subscribeWhile(context:_:)`: the handler is released after
+    /// the end (a signal that never ends keeps it for ever).
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
@@ -101,7 +111,8 @@ extension Signal {
     }
 
     /// Subscribes a values-only handler that keeps the subscription alive until the signal
-    /// ends (CwlSignal's `subscribeValuesUntilEnd`).
+    /// ends (CwlSignal's `subscribeValuesUntilEnd`). Lifetime and concurrency as
+    /// `subscribeWhile(context:_:)`.
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
