@@ -82,6 +82,10 @@ public enum Exec: Sendable {
 
     /// Runs `work` once after `delay` on this context, unless the returned lifetime ends first.
     ///
+    /// A `delay` of zero or less runs it as soon as the context can (asynchronously); one of
+    /// `Exec.neverDelay` or more never runs it: nothing is scheduled and `work` is released at
+    /// once (a custom context decides for itself; `VirtualTimeContext` follows the same rule).
+    ///
     /// - Parameters:
     ///   - delay: how long to wait.
     ///   - work: the work to run.
@@ -98,13 +102,18 @@ public enum Exec: Sendable {
             case .queue(let q), .concurrent(let q): queue = q
             default: queue = .global()
             }
+            // Computed without overflow: a huge delay is "never", not a trap.
+            guard let nanos = Exec.dispatchNanoseconds(delay) else { return NeverScheduled() }
             let item = DispatchWorkItem(block: work)
-            let (s, a) = delay.components
-            let nanos = max(0, Int(s) * 1_000_000_000 + Int(a / 1_000_000_000))
             queue.asyncAfter(deadline: .now() + .nanoseconds(nanos), execute: item)
             return DispatchWorkItemLifetime(item)
         }
     }
+}
+
+/// The lifetime of work that is never run (a delay of `Exec.neverDelay` or more).
+final class NeverScheduled: Lifetime {
+    func cancel() {}
 }
 
 /// Cancels a scheduled dispatch work item when cancelled or released.

@@ -55,13 +55,15 @@ public final class VirtualTimeContext: ExecutionContext {
     }
 
     /// Queues `work` to run once the clock reaches `now() + delay` (a negative delay counts as
-    /// zero). Cancelling or releasing the returned lifetime removes it from the queue.
+    /// zero; one of `Exec.neverDelay` or more is never queued, so no `advance` or `runAll` runs
+    /// it). Cancelling or releasing the returned lifetime removes it from the queue.
     ///
     /// - Parameters:
     ///   - delay: how far ahead of the virtual clock the work falls due.
     ///   - work: the work to queue.
     /// - Returns: a lifetime that removes the work from the queue when cancelled or released.
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Lifetime {
+        if delay >= Exec.neverDelay { return NeverScheduled() }
         let sequence = enqueue(after: max(delay, .zero), work)
         return VirtualTimeLifetime(context: self, sequence: sequence)
     }
@@ -106,7 +108,7 @@ public final class VirtualTimeContext: ExecutionContext {
     /// `limit` items have run. Returns the number of items run. Repeating timers never leave the
     /// queue empty: use `advance(by:)` for those.
     ///
-    /// - Parameter limit: the most items to run.
+    /// - Parameter limit: the most items to run (zero or less: none).
     /// - Returns: the number of items run.
     @discardableResult
     public func runAll(limit: Int = 100_000) -> Int {

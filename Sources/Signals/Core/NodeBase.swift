@@ -46,6 +46,22 @@ class NodeBase: @unchecked Sendable {
         /// An end sent while nothing was attached: delivered to the next attachment.
         var recordedEnd: SignalEnd?
         var generation = 0
+        /// The attachment of the chain being attached right now (`SignalNode.attach`), until
+        /// that call returns. A detach-only object: holds no user code of its own beyond the
+        /// chain it closes.
+        var attachmentInProgress: ChainAttachment?
+    }
+
+    /// Detaches the chain being attached to this node right now, if any: called by a
+    /// subscription whose chain ended (or was stopped) before its attachment was returned,
+    /// such as a `take` behind a `.direct` source that sends without end inside the
+    /// activation. The sources then see the node inactive (their sends are refused) and stop.
+    /// Only the subscription that holds this node's output can get here while its own attach
+    /// is in progress, so the attachment is always its own.
+    @usableFromInline
+    func detachAttachmentInProgress(endedWith end: SignalEnd?) {
+        let attachment = activation.withLock { $0.attachmentInProgress.take() }
+        attachment?.detach(endedWith: end)
     }
 
     @usableFromInline let activation = Mutex(Activation())

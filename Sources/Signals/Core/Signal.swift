@@ -69,8 +69,13 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         // Behind a gate: the box's `open` flag, checked right before each call into the chain
         // and cleared first thing by the detach.
         self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim, attachesBehindGate: true) { sink in
-            let box = node.attach(sink)
-            return ChainAttachment { end in node.detach(endedWith: end, closing: box) }
+            let box = SinkBox(sink)
+            let attachment = ChainAttachment { end in node.detach(endedWith: end, closing: box) }
+            // Made before the node is activated: a chain that ends while its sources run
+            // synchronously inside this call (a `take` behind an endless `.direct` source) is
+            // detached through it at once, so those sources see the node inactive and stop.
+            node.attach(box, detachableThrough: attachment)
+            return attachment
         }
     }
 
@@ -103,9 +108,30 @@ public class Signal<T: Sendable>: @unchecked Sendable {
             return (true, previous)
         }
         withExtendedLifetime(previous) {}
-        if taken, let up = upstreamClaim { claim.keep(up) }
+        if taken {
+            // Written before the claim is shared (like `kept`): the claim leaves the slot when
+            // its last hold is dropped (see `OutputClaim.drop`).
+            claim.slotOwner = self
+            if let up = upstreamClaim { claim.keep(up) }
+        }
         return taken
     }
+
+    /// Takes `claim` out of the slot if it is still the holder (its last hold was dropped), so
+    /// that the claim (a subscription's terminal, which holds its handler and everything the
+    /// handler captured) is freed now rather than when the output is next taken or the signal
+    /// is freed. Released after the unlock: freeing it can run a user `deinit`.
+    @usableFromInline
+    func releaseClaim(_ claim: OutputClaim) {
+        let released = claimSlot.withLock { slot -> OutputClaim? in
+            guard slot.holder === claim else { return nil }
+            return slot.holder.take()
+        }
+        withExtendedLifetime(released) {}
+    }
+
+    /// The node whose holder runs this signal's chain.
+    @usableFromInline var chainRoot: NodeBase { root }
 
     /// Whether the output is held right now.
     @usableFromInline var isOutputTaken: Bool { claimSlot.withLock { $0.isTaken } }
@@ -139,9 +165,17 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter context: where the values are delivered from now on.
     /// - Returns: the signal of the same values, delivered on `context`.
-    @inlinable
+    @inlinable @inline(__always)
     public func hop(to context: Exec) -> Signal<T> {
+        // Always inlined, so a `.direct` subscription pays only this test (no call, no copy of
+        // the context); the node of the other contexts is made out of line.
         if context.isDirect { return self }
+        return hopToNode(context)
+    }
+
+    /// `hop(to:)` for a context that is not `.direct`.
+    @inlinable
+    func hopToNode(_ context: Exec) -> Signal<T> {
         let node = SignalNode<T>(variant: delivery, context: context, newGenerationOnDeactivate: true)
         // A refused output still reaches its handler on `context`: the duplicate error goes
         // through the new node like any result.
@@ -255,6 +289,11 @@ class OutputClaim: @unchecked Sendable {
     // Unchecked: `kept` is written once, before the claim is shared or dropped.
     @usableFromInline let holds = Atomic<Int>(1)
     @exclusivity(unchecked) @usableFromInline var kept: OutputClaim?
+    /// The signal whose slot holds this claim (set by `takeOutput(by:)`, before the claim is
+    /// shared), cleared by the last `drop`. A strong reference: the slot and this claim form a
+    /// cycle for as long as the claim holds the output, broken by the last `drop`, which takes
+    /// the claim out of the slot.
+    @exclusivity(unchecked) @usableFromInline var slotOwner: (any ClaimSlotOwner)?
 
     @usableFromInline init() {}
 
@@ -271,7 +310,25 @@ class OutputClaim: @unchecked Sendable {
         if holds.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
             let up = kept
             kept = nil
+            // Leaves the slot: a stopped subscription's handler is released now, not when
+            // the signal is next subscribed or freed. The reference to the signal goes too:
+            // kept, it would keep a derived signal (and its own hold upstream) alive for as
+            // long as a cancelled output is, and the upstream output taken.
+            let owner = slotOwner
+            slotOwner = nil
+            owner?.releaseClaim(self)
             up?.drop()
         }
     }
 }
+
+/// What a claim is held in: a signal's output slot.
+@usableFromInline
+protocol ClaimSlotOwner: AnyObject, Sendable {
+    /// Takes `claim` out of the slot if it still holds it.
+    func releaseClaim(_ claim: OutputClaim)
+    /// The node whose holder runs the chain of the signal that owns the slot.
+    var chainRoot: NodeBase { get }
+}
+
+extension Signal: ClaimSlotOwner {}

@@ -88,6 +88,12 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// itself, `cancel()` cannot wait for the delivery in progress, which is the caller; nothing
 /// after it is delivered. On a non-direct context, a delivery already running on the context
 /// may finish after `cancel()` returns.)
+///
+/// Once no delivery to it can still run (after `cancel()` or the end, and the detach that
+/// follows), the handler and what it captured are no longer held by the signal: releasing
+/// this output frees them, and the signal can be subscribed again. A chain that ends while it
+/// is still being attached (a `take` behind a `.direct` source that sends inside `subscribe`)
+/// stops its sources at once.
 public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     // Unchecked Sendable: `terminal` does its own synchronization.
     @usableFromInline let terminal: OutputTerminal
@@ -166,16 +172,25 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
     }
 
     @usableFromInline func requestDetach(end: SignalEnd?) {
+        var owner: (any ClaimSlotOwner)? = nil
         let a = detach.withLock { d -> ChainAttachment? in
             if d.requested { return nil }
             d.requested = true
             d.end = end
+            // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
+            // after it has seen `requested` here.
+            if d.attachment == nil { owner = slotOwner }
             // Taken out, not copied: see `setAttachment`.
             defer { d.attachment = nil }
             return d.attachment
         }
-        // Without an attachment yet, `setAttachment` detaches and frees the output.
-        guard let a else { return }
+        // Without an attachment yet, `setAttachment` detaches and frees the output. Until
+        // then the chain may still be inside its activation, with sources sending on this
+        // thread: it is detached now through the node's attachment in progress, so they stop.
+        guard let a else {
+            owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+            return
+        }
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()

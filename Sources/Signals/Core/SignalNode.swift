@@ -431,9 +431,20 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @usableFromInline @discardableResult
     func attach(_ sink: SignalSink<T>) -> SinkBox<T> {
         let box = SinkBox(sink)
+        attach(box, detachableThrough: nil)
+        return box
+    }
+
+    /// Connects the chain in `box` as `attach(_:)` does. While this call runs (the feeders
+    /// started, the kept end replayed), `attachment` is the node's attachment in progress: a
+    /// subscription whose chain ends before `attachChain` has returned its attachment
+    /// detaches it through `detachAttachmentInProgress` (see `OutputTerminal.requestDetach`).
+    @usableFromInline
+    func attach(_ box: SinkBox<T>, detachableThrough attachment: ChainAttachment?) {
         post { [self] in installOutput(box) }
         var pendingEnd: SignalEnd?
         updateActivation { a in
+            if let attachment { a.attachmentInProgress = attachment }
             if let e = a.recordedEnd {
                 pendingEnd = e
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.ended), ordering: .releasing)
@@ -444,7 +455,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         // The kept end of a closed node is its activation: a capture takes it as its end.
         if let e = pendingEnd { ActivationReplay.replaying { deliver(.failure(e)) } }
-        return box
+        if let attachment {
+            activation.withLock { a in
+                if a.attachmentInProgress === attachment { a.attachmentInProgress = nil }
+            }
+        }
     }
 
     /// Opens the delivery queue to values again after an end (see `DeliveryQueue.reopen`).

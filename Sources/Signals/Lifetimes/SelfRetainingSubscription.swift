@@ -6,15 +6,26 @@ import Synchronization
 // subscription alive, and it is broken when the handler asks to stop or the signal ends.
 
 /// Holds a subscription's output until the subscription says it is done.
+///
+/// It also holds the subscription's terminal from before `subscribe` starts, so that a handler
+/// that stops while its sources are still sending inside `subscribe` (a `.direct` source)
+/// closes the subscription at once: the sources then see it gone and stop, instead of running
+/// on until `subscribe` returns the output.
 final class SelfRetainingSubscription<T: Sendable>: Sendable {
-    /// The output once `subscribe` has returned it, and whether the subscription is finished.
-    /// Both under one lock so that a handler finishing before the output is stored (during
-    /// activation) and the store racing it can never both miss the cancel.
-    let state = Mutex<(output: SignalOutput<T>?, finished: Bool)>((nil, false))
+    /// The terminal and the output once `subscribe` has returned it, and whether the
+    /// subscription is finished. Under one lock so that a handler finishing before the output
+    /// is stored (during activation) and the store racing it can never both miss the cancel.
+    let state = Mutex<(terminal: OutputTerminal?, output: SignalOutput<T>?, finished: Bool)>((nil, nil, false))
 
     init() {}
 
-    /// Stores the output, or cancels it at once when the handler already finished.
+    /// Records the terminal before it is attached.
+    func start(_ terminal: OutputTerminal) {
+        state.withLock { $0.terminal = terminal }
+    }
+
+    /// Stores the output, or releases it at once when the handler already finished (the
+    /// terminal is closed then).
     func keep(_ output: SignalOutput<T>) {
         let finishedAlready = state.withLock { s -> Bool in
             if s.finished { return true }
@@ -28,15 +39,17 @@ final class SelfRetainingSubscription<T: Sendable>: Sendable {
     /// stopped before `subscribe` returned the output, so the cancel comes late) are dropped.
     var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// Ends the subscription and breaks the cycle. The output is cancelled and released
-    /// outside the lock (its release may run deinits).
+    /// Ends the subscription and breaks the cycle: the terminal is closed (which detaches the
+    /// chain, or the chain being attached) and the terminal and output are released outside
+    /// the lock (their release may run deinits). Once the detach has run, the handler and
+    /// what it captured are freed (the signal's slot lets the terminal go).
     func finish() {
-        let output = state.withLock { s -> SignalOutput<T>? in
+        let (terminal, output) = state.withLock { s -> (OutputTerminal?, SignalOutput<T>?) in
             s.finished = true
-            defer { s.output = nil }
-            return s.output
+            defer { s.terminal = nil; s.output = nil }
+            return (s.terminal, s.output)
         }
-        output?.cancel()
+        terminal?.close(end: nil)
         withExtendedLifetime(output) {}
     }
 }
@@ -47,21 +60,30 @@ extension Signal {
     /// there is no output to keep. Returning `false` cancels the subscription before the next
     /// result; the handler is not called again.
     ///
+    /// Values from many threads reach the handler one at a time, each sender's order kept. Once
+    /// the handler has asked to stop or has seen the end, it is not called again (not even for
+    /// values other threads are sending), and it and everything it captured are released as
+    /// soon as no delivery to it can still run, while the signal lives on. A handler that stops
+    /// inside this call (a `.direct` source sending while it is activated) stops that source
+    /// too. The handler may send, subscribe or cancel from inside itself.
+    ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
     ///   - handler: receives each result; returns whether to go on.
     public func subscribeWhile(context: Exec = .direct, _ handler: @escaping @Sendable (Result<T, SignalEnd>) -> Bool) {
         let holder = SelfRetainingSubscription<T>()
-        let output = subscribe(context: context) { result in
+        let terminal = ResultTerminal<T> { result in
             if holder.isFinished { return }
             let goOn = handler(result)
             if !goOn || result.end != nil { holder.finish() }
         }
-        holder.keep(output)
+        holder.start(terminal)
+        holder.keep(SignalOutput(signal: hop(to: context), terminal: terminal, sink: terminal.sink))
     }
 
     /// Subscribes a values-only handler that keeps the subscription alive until it returns
-    /// `false` or the signal ends (CwlSignal's `subscribeValuesWhile`).
+    /// `false` or the signal ends (CwlSignal's `subscribeValuesWhile`). Lifetime and
+    /// concurrency as `subscribeWhile(context:_:)`.
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
@@ -75,6 +97,8 @@ extension Signal {
 
     /// Subscribes a handler that keeps the subscription alive until the signal ends
     /// (CwlSignal's `subscribeUntilEnd`). Nothing is returned: there is no output to keep.
+    /// Lifetime and concurrency as `subscribeWhile(context:_:)`: the handler is released after
+    /// the end (a signal that never ends keeps it for ever).
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).
@@ -87,7 +111,8 @@ extension Signal {
     }
 
     /// Subscribes a values-only handler that keeps the subscription alive until the signal
-    /// ends (CwlSignal's `subscribeValuesUntilEnd`).
+    /// ends (CwlSignal's `subscribeValuesUntilEnd`). Lifetime and concurrency as
+    /// `subscribeWhile(context:_:)`.
     ///
     /// - Parameters:
     ///   - context: where the handler runs (`.direct`, the default, runs it on the sending thread).

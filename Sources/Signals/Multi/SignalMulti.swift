@@ -80,6 +80,13 @@ struct MultiCache<T: Sendable>: Sendable {
     /// `customActivation`: edits the cached values and end when the end arrives (run once, on
     /// the end path only).
     @usableFromInline var endUpdate: (@Sendable (inout [T], inout SignalEnd?) -> Void)?
+    /// `cacheUntilActive`: values are cached only while no branch is attached, and the cache
+    /// is emptied once it has been replayed to a new branch (the end is kept).
+    @usableFromInline var cachesOnlyWhileUnattached = false
+    /// `continuousWhileActive(discardOnDeactivate: false)`: an eager multi that is active
+    /// only while it has branches until it has cached a value, and from then on stays active
+    /// (keeping its latest value) while it is held, like `continuous()`.
+    @usableFromInline var staysActiveOnceCached = false
 
     @usableFromInline init(values: [T], update: (@Sendable (inout [T], T) -> Void)?) {
         self.values = values
@@ -109,6 +116,10 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @usableFromInline let held = Atomic<Bool>(false)
     /// The cache as made, for the WhileActive forms' reset.
     @usableFromInline let initialCache: MultiCache<T>
+    /// `MultiCache.staysActiveOnceCached`, readable from any thread.
+    @usableFromInline let staysActiveOnceCached: Bool
+    /// Whether such a multi has cached a value (set once, by the holder).
+    @usableFromInline let hasCached = Atomic<Bool>(false)
 
     /// Branches, retained by hand: entries are trivial values, so walking the array retains
     /// nothing per delivery.
@@ -122,15 +133,51 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         self.node = node
         self.cache = cache
         self.initialCache = cache
+        self.staysActiveOnceCached = cache.staysActiveOnceCached
     }
 
     @inlinable
     func receive(value v: T) {
         if cache.end != nil { return }
-        if let update = cache.update { update(&cache.values, v) }
+        // The forms without a cache (`multicast`) pay nothing more here: the caching forms'
+        // work is out of line.
+        if let update = cache.update, cacheValue(v, update) { return }
         branches.withUnsafeBufferPointer { b in
             for i in b.indices { b[i]._withUnsafeGuaranteedRef { $0.deliverIfOpen(value: v) } }
         }
+    }
+
+    /// `cacheUntilActive`: delivers the value to the open branches, or caches it when none
+    /// is open. A branch being removed is closed before the holder takes it out of `branches`:
+    /// a value that finds it closed is cached for the next branch, not lost; one that finds
+    /// it open is delivered (its cancel waits for that delivery).
+    @inlinable
+    func deliverOrCache(_ v: T, _ update: @Sendable (inout [T], T) -> Void) {
+        var delivered = false
+        for b in branches {
+            b._withUnsafeGuaranteedRef { branch in
+                if branch.open.load(ordering: .acquiring) {
+                    branch.sink.value(v)
+                    delivered = true
+                }
+            }
+        }
+        if !delivered { update(&cache.values, v) }
+    }
+
+    /// Updates the cache with a value (the caching forms only). Returns true when the value
+    /// has been dealt with completely (`cacheUntilActive`: delivered or cached).
+    @inlinable @inline(never)
+    func cacheValue(_ v: T, _ update: @Sendable (inout [T], T) -> Void) -> Bool {
+        if cache.cachesOnlyWhileUnattached {
+            deliverOrCache(v, update)
+            return true
+        }
+        update(&cache.values, v)
+        if staysActiveOnceCached && !hasCached.load(ordering: .relaxed) {
+            hasCached.store(true, ordering: .releasing)
+        }
+        return false
     }
 
     @inlinable
@@ -148,7 +195,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     /// two racing 0↔1 transitions applies last leaves the right state).
     @usableFromInline func updateActivation() {
         node.updateActivation { [self] a in
-            a.wanted = held.load(ordering: .acquiring) || branchCount.load(ordering: .acquiring) > 0
+            let held = held.load(ordering: .acquiring)
+                && (!staysActiveOnceCached || hasCached.load(ordering: .acquiring))
+            a.wanted = held || branchCount.load(ordering: .acquiring) > 0
         }
     }
 
@@ -169,6 +218,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
                     for v in cache.values { branch.sink.value(v) }
                     if let e = cache.end { branch.sink.end(e) }
                 }
+                // Replayed once: the values go with this branch (released here, by the
+                // holder, outside every lock).
+                if cache.cachesOnlyWhileUnattached { cache.values = [] }
             }
         }
         if !node.performIfIdle(add) { node.perform { add() } }
@@ -276,14 +328,42 @@ extension Signal {
     }
 
     /// Like `continuous()`, but lazy: active only while it has branches, and the latest value
-    /// is forgotten when the last branch leaves.
+    /// is forgotten when the last branch leaves (CwlSignal's `continuousWhileActive()`).
     ///
     /// - Returns: the multi; it takes this signal's single output.
     @inlinable
     public func continuousWhileActive() -> SignalMulti<T> {
-        SignalMulti.make(upstream: self, cache: MultiCache(values: []) { values, v in
+        continuousWhileActive(discardOnDeactivate: true)
+    }
+
+    /// Like `continuous()`, but activated by its first branch (CwlSignal's
+    /// `continuousWhileActive(discardOnDeactivate:)`). The first branch gets no cached value,
+    /// later ones the latest value (only the end, once the stream has ended).
+    ///
+    /// With `discardOnDeactivate` true, the multi deactivates when its last branch leaves and
+    /// forgets the latest value: the next branch starts it afresh. With false, once a value has
+    /// been cached the multi stays active without branches (as `continuous()` does), keeping
+    /// the latest value for later branches, until the multi and every signal derived from it
+    /// are released (then it deactivates with its last branch). Before the first value it
+    /// deactivates with its last branch, as the discarding form does.
+    ///
+    /// Concurrent branches, and branches added or cancelled from inside a handler, follow
+    /// `SignalMulti`'s rules: each new branch gets the cached value once, before any live value.
+    ///
+    /// - Parameter discardOnDeactivate: whether the latest value is forgotten (and the
+    ///   upstream deactivated) when the last branch leaves.
+    /// - Returns: the multi; it takes this signal's single output.
+    @inlinable
+    public func continuousWhileActive(discardOnDeactivate: Bool) -> SignalMulti<T> {
+        let cache = MultiCache<T>(values: []) { values, v in
             if values.isEmpty { values.append(v) } else { values[0] = v }
-        }.with(dropsValuesOnEnd: true, resetsOnActivation: true), eager: false)
+        }
+        if discardOnDeactivate {
+            return SignalMulti.make(upstream: self, cache: cache.with(dropsValuesOnEnd: true, resetsOnActivation: true), eager: false)
+        }
+        var keeping = cache.with(dropsValuesOnEnd: true)
+        keeping.staysActiveOnceCached = true
+        return SignalMulti.make(upstream: self, cache: keeping, eager: true)
     }
 
     /// Many outputs; each new branch first gets every value so far. Active at once.

@@ -90,16 +90,32 @@ extension Signal {
         capture().resume(resend: .deferred)
     }
 
-    /// Keeps values sent before the result is activated, and sends them when it is
-    /// (CwlSignal's `cacheUntilActive`): this signal is activated at once, its values are held,
-    /// and the first subscriber of the result gets `precached`, then everything held, then
-    /// live values.
+    /// Keeps values sent while the result has no subscriber, and sends them when it gets one
+    /// (CwlSignal's `cacheUntilActive`): this signal is activated at once and stays active
+    /// while the result (or a signal derived from it) exists. The values sent while nothing is
+    /// subscribed are held; a subscriber first gets `precached` (the first one only), then
+    /// everything held, as its activation values (a `capture()` takes them as such), then
+    /// live values. When the subscriber goes, values are held again for the next one, so a
+    /// send into the upstream is never refused as `.inactive`, and a value sent while no
+    /// subscriber is attached is never lost. (A value racing a subscriber's `cancel()` goes to
+    /// that subscriber, or is dropped with it, or is held for the next one, as with any
+    /// subscription.) An end is kept and given to every later subscriber.
     ///
-    /// - Parameter precached: values to send before anything held.
+    /// The result has one output, like any `Signal`: a second subscriber while one is
+    /// attached gets `SignalBindError.duplicate`; after the first is cancelled or released,
+    /// a new one may subscribe. Values sent from any thread while a subscriber attaches are
+    /// delivered once each, in order, either in its activation or after it. A subscriber's
+    /// handler runs outside every lock; cancelling it from inside its handler is allowed.
+    ///
+    /// - Parameter precached: values to send before anything held (nil or empty: none).
     /// - Returns: the caching signal.
     public func cacheUntilActive(precached: [T]? = nil) -> Signal<T> {
-        let c = capture()
-        return c.resumed(prefix: (precached ?? []) + c.values)
+        var cache = MultiCache<T>(values: precached ?? []) { values, v in values.append(v) }
+        cache.cachesOnlyWhileUnattached = true
+        let multi = SignalMulti.make(upstream: self, cache: cache, eager: true)
+        // A single output over the multi's branches: the multi keeps the cache and the
+        // activation, this signal's slot lets one subscriber at a time take it.
+        return Signal(delivery: multi.delivery, root: multi.root, attachesBehindGate: true, attachChain: multi.attachChain)
     }
 
     /// Maps activation values with `activation` and the others with `remainder`, dropping nil

@@ -95,6 +95,9 @@ extension Signal {
     ///
     /// State: a countdown, per activation.
     ///
+    /// A negative `index` ends the result as soon as it is activated with
+    /// `SignalArgumentError`; one past the last value completes with no value.
+    ///
     /// - Parameters:
     ///   - index: the position of the value to emit, counting from zero.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -102,7 +105,9 @@ extension Signal {
     /// - Returns: the signal of at most one value.
     @inlinable
     public func elementAt(_ index: Int, context: Exec = .direct) -> Signal<T> {
-        precondition(index >= 0, "elementAt needs a non-negative index")
+        // A negative index is an argument error (docs/operators.md, "Counts and durations at
+        // their limits"), not a trap.
+        if index < 0 { return hop(to: context).elementAtArgumentError(index) }
         return transform(initialState: index, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
             switch r {
             case .success(let v):

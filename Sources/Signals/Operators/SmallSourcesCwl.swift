@@ -1,5 +1,5 @@
-// Sources with CwlSignal's names: `repeatCollection`, `start`, `interval(_:initial:)` and the
-// static `merge`.
+// Sources with CwlSignal's names: `repeatCollection`, `start` and the static `merge`
+// (`interval(_:initial:)` is with the other time sources, in Time.swift).
 
 extension Signal {
     /// A source that runs `body` with the input on every activation, then completes. The
@@ -70,26 +70,5 @@ extension Signal {
         var merged = first
         while let next = iterator.next() { merged = merged.merge(with: next) }
         return merged
-    }
-}
-
-extension Signal where T == Int {
-    /// Counts 0, 1, 2, …: the first value `initial` after activation (at once, synchronously,
-    /// when `initial` is zero), then one every `period` (CwlSignal's `interval(_:initial:)`).
-    ///
-    /// - Parameters:
-    ///   - period: the time between values after the first.
-    ///   - initial: the time until the first value.
-    ///   - context: where the timers run and whose clock is read.
-    ///   - delivery: the delivery variant of the new graph.
-    /// - Returns: the counting signal; it never ends by itself.
-    public static func interval(_ period: Duration, initial: Duration, context: Exec = .global,
-                                delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
-        let afterFirst = { @Sendable in
-            Signal<Int>.interval(period, context: context, delivery: delivery).map { $0 + 1 }.startWith(0)
-        }
-        if initial <= .zero { return afterFirst() }
-        return Signal<Void>.timer(interval: initial, value: (), context: context, delivery: delivery)
-            .flatMap { _ in afterFirst() }
     }
 }

@@ -18,6 +18,9 @@ extension Signal {
     ///
     /// State: the timer's lifetime, per activation.
     ///
+    /// At the limits: an `interval` of zero or less sends at once (asynchronously, on
+    /// `context`); one of `Exec.neverDelay` or more never sends (nothing is scheduled).
+    ///
     /// - Parameters:
     ///   - interval: how long after activation it sends.
     ///   - value: the value to send.
@@ -255,7 +258,12 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of arrays.
     public func buffer(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<[T]> {
-        precondition(count > 0, "buffer(timeSpan:count:) needs a positive count")
+        // At the limits, the rule of buffer(count:) for the count; a span of zero would emit
+        // empty arrays without pause.
+        if count <= 0 { return endingOnActivation(.complete) }
+        if timeSpan <= .zero {
+            return argumentError("buffer(timeSpan:count:context:)", "timeSpan", timeSpan, allowed: "more than zero")
+        }
         typealias S = (buffer: [T], timer: (any Lifetime)?, generation: Int)
         return stage(initialState: S([], nil, 0), eventType: Int.self) {
             (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<[T]>) in
@@ -308,7 +316,10 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of windows.
     public func window(timeSpan: Duration, count: Int = .max, context: Exec = .global) -> Signal<Signal<T>> {
-        precondition(count > 0, "window(timeSpan:count:) needs a positive count")
+        if count <= 0 { return endingOnActivation(.complete) }
+        if timeSpan <= .zero {
+            return argumentError("window(timeSpan:count:context:)", "timeSpan", timeSpan, allowed: "more than zero")
+        }
         typealias S = (window: SignalInput<T>?, count: Int, timer: (any Lifetime)?, generation: Int)
         let delivery = self.delivery
         return stage(initialState: S(nil, 0, nil, 0), eventType: Int.self) {
@@ -361,6 +372,10 @@ extension Signal where T == Int {
     ///
     /// State: the activation time, the tick count and the next tick's timer, per activation.
     ///
+    /// At the limits: a `period` of zero or less ends the signal as soon as it is activated
+    /// with `SignalArgumentError` (it would tick without pause); one of `Exec.neverDelay` or
+    /// more never ticks.
+    ///
     /// - Parameters:
     ///   - period: the time between ticks.
     ///   - context: where its timers run and whose clock it reads (`.global` by default;
@@ -368,7 +383,10 @@ extension Signal where T == Int {
     ///   - delivery: the delivery variant of the new graph.
     /// - Returns: the signal of tick numbers.
     public static func interval(_ period: Duration, context: Exec = .global, delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
-        precondition(period > .zero, "interval needs a positive period")
+        if period <= .zero {
+            return Signal<Never>.never(delivery: delivery)
+                .argumentError("interval(_:context:delivery:)", "period", period, allowed: "more than zero")
+        }
         typealias S = (start: Duration, ticks: Int, timer: (any Lifetime)?)
         return Signal<Never>.never(delivery: delivery).stage(initialState: S(.zero, 0, nil), eventType: Void.self) {
             (s: inout S, e: StageEvent<Never, Void>, channel: StageChannel<Void>, next: SignalNext<Int>) in
@@ -386,5 +404,35 @@ extension Signal where T == Int {
                 next.send(value: n)
             }
         }
+    }
+}
+
+extension Signal where T == Int {
+    /// Counts 0, 1, 2, …: the first value `initial` after activation (at once, synchronously,
+    /// when `initial` is zero), then one every `period` (CwlSignal's `interval(_:initial:)`).
+    ///
+    /// At the limits: a `period` of zero or less ends the signal as soon as it is activated
+    /// with `SignalArgumentError`, before any value (the rule of `interval(_:)`); an `initial`
+    /// of zero or less sends the first value at once; a duration of `Exec.neverDelay` or more
+    /// never elapses (`initial`: nothing is ever sent; `period`: only the first value).
+    ///
+    /// - Parameters:
+    ///   - period: the time between values after the first.
+    ///   - initial: the time until the first value.
+    ///   - context: where the timers run and whose clock is read.
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the counting signal; it never ends by itself.
+    public static func interval(_ period: Duration, initial: Duration, context: Exec = .global,
+                                delivery: DeliveryVariant = .lockFree) -> Signal<Int> {
+        if period <= .zero {
+            return Signal<Never>.never(delivery: delivery)
+                .argumentError("interval(_:initial:context:delivery:)", "period", period, allowed: "more than zero")
+        }
+        let afterFirst = { @Sendable in
+            Signal<Int>.interval(period, context: context, delivery: delivery).map { $0 + 1 }.startWith(0)
+        }
+        if initial <= .zero { return afterFirst() }
+        return Signal<Void>.timer(interval: initial, value: (), context: context, delivery: delivery)
+            .flatMap { _ in afterFirst() }
     }
 }

@@ -130,6 +130,9 @@ extension Signal {
     /// the signals made from later values wait, in order, for a running one to complete
     /// (`flatMap(maxPublishers:)`, `merge(maxConcurrent:)`).
     ///
+    /// A `maxConcurrent` of zero or less ends the result as soon as it is activated with
+    /// `SignalArgumentError` (no inner signal could ever run); `Int.max` is `flatMap(_:)`.
+    ///
     /// - Parameters:
     ///   - maxConcurrent: the most inner signals subscribed at once.
     ///   - transform: makes an inner signal from each value.
@@ -138,7 +141,9 @@ extension Signal {
         maxConcurrent: Int,
         _ transform: @escaping @Sendable (T) -> Signal<U>
     ) -> Signal<U> {
-        precondition(maxConcurrent > 0, "flatMap(maxConcurrent:) needs a positive limit")
+        if maxConcurrent <= 0 {
+            return argumentError("flatMap(maxConcurrent:_:)", "maxConcurrent", maxConcurrent, allowed: "1 or more")
+        }
         return flatten(.merge(limit: maxConcurrent), transform)
     }
 
@@ -360,6 +365,10 @@ extension Signal {
     ///
     /// State: the array being filled, per activation.
     ///
+    /// A `count` of zero or less completes as soon as the result is activated (CwlSignal's
+    /// `buffer(count: 0)`; the same rule as `window(count:)` and `buffer(count:skip:)`); a huge
+    /// `count` collects everything into one array, emitted at the completion.
+    ///
     /// - Parameters:
     ///   - count: the most values in one array.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -367,7 +376,7 @@ extension Signal {
     /// - Returns: the signal of arrays.
     @inlinable
     public func buffer(count: Int, context: Exec = .direct) -> Signal<[T]> {
-        precondition(count > 0, "buffer(count:) needs a positive count")
+        if count <= 0 { return hop(to: context).completingOnActivation() }
         return transform(initialState: [T](), context: context) { (buf: inout [T], r: Result<T, SignalEnd>, next: SignalNext<[T]>) in
             switch r {
             case .success(let v):
@@ -433,13 +442,16 @@ extension Signal {
     /// The end of this signal ends the open window too.
     /// State: the open window's input and its count, per activation.
     ///
+    /// A `count` of zero or less completes as soon as the result is activated (the same rule
+    /// as `buffer(count:)`); a huge `count` keeps one window open until the end.
+    ///
     /// - Parameters:
     ///   - count: the most values in one window.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     /// - Returns: the signal of windows.
     public func window(count: Int, context: Exec = .direct) -> Signal<Signal<T>> {
-        precondition(count > 0, "window(count:) needs a positive count")
+        if count <= 0 { return hop(to: context).endingOnActivation(.complete) }
         let delivery = self.delivery
         return transform(initialState: (SignalInput<T>?.none, 0), context: context) {
             (s: inout (SignalInput<T>?, Int), r: Result<T, SignalEnd>, next: SignalNext<Signal<T>>) in

@@ -121,16 +121,20 @@ extension Signal {
 
     /// Arrays of `count` values, one starting at every `skip`-th value: overlapping when
     /// `skip < count`, with gaps when `skip > count` (CwlSignal's `buffer(count:skip:)`). At
-    /// the end the partly filled arrays are emitted (oldest first), then the end. A `count` of
-    /// zero completes at once.
+    /// the end the partly filled arrays are emitted (oldest first), then the end.
+    ///
+    /// At the limits (the same rule as `window(count:skip:)`): a `count` of zero or less
+    /// completes as soon as the result is activated (CwlSignal: a preclosed signal); otherwise
+    /// a `skip` of zero or less ends it then with `SignalArgumentError`. A huge `count` or
+    /// `skip` is taken as it is (an array that never fills is emitted at the end).
     ///
     /// - Parameters:
     ///   - count: the size of each array.
     ///   - skip: values between the starts of two arrays.
     /// - Returns: the signal of arrays.
     public func buffer(count: Int, skip: Int) -> Signal<[T]> {
-        precondition(skip > 0, "buffer(count:skip:) needs a positive skip")
-        if count <= 0 { return transform { (_: Result<T, SignalEnd>, next: SignalNext<[T]>) in next.complete() } }
+        if count <= 0 { return endingOnActivation(.complete) }
+        if skip <= 0 { return argumentError("buffer(count:skip:)", "skip", skip, allowed: "1 or more") }
         return countedGroups(count: count, skip: skip, .buffers)
     }
 
@@ -148,13 +152,22 @@ extension Signal {
     /// (CwlSignal's `buffer(interval:timeshift:)`): overlapping when `timeshift < interval`,
     /// with gaps when it is longer.
     ///
+    /// At the limits (the same rule as `window(interval:timeshift:)`): a `timeshift` of zero
+    /// or less ends the result as soon as it is activated with `SignalArgumentError` (arrays
+    /// would start without pause); an `interval` of zero or less closes each array as soon as
+    /// it starts (an empty array every `timeshift`); a duration of `Exec.neverDelay` or more
+    /// never elapses (one array, emitted at the end; or arrays that never close).
+    ///
     /// - Parameters:
     ///   - interval: how long each array collects.
     ///   - timeshift: the time between the starts of two arrays.
     ///   - context: where the timers run and whose clock is read.
     /// - Returns: the signal of arrays.
     public func buffer(interval: Duration, timeshift: Duration, context: Exec = .global) -> Signal<[T]> {
-        windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .buffers)
+        if timeshift <= .zero {
+            return argumentError("buffer(interval:timeshift:context:)", "timeshift", timeshift, allowed: "more than zero")
+        }
+        return windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .buffers)
     }
 
     // MARK: - Windows
@@ -163,12 +176,17 @@ extension Signal {
     /// `window(count:skip:)`). Each window is delivered before its first value: subscribe to
     /// it in the handler that receives it. At the end every open window ends with it.
     ///
+    /// At the limits (the same rule as `buffer(count:skip:)`): a `count` of zero or less
+    /// completes as soon as the result is activated; otherwise a `skip` of zero or less ends
+    /// it then with `SignalArgumentError`. A huge `count` or `skip` is taken as it is.
+    ///
     /// - Parameters:
     ///   - count: the number of values in each window.
     ///   - skip: values between the openings of two windows.
     /// - Returns: the signal of windows.
     public func window(count: Int, skip: Int) -> Signal<Signal<T>> {
-        precondition(count > 0 && skip > 0, "window(count:skip:) needs a positive count and skip")
+        if count <= 0 { return endingOnActivation(.complete) }
+        if skip <= 0 { return argumentError("window(count:skip:)", "skip", skip, allowed: "1 or more") }
         return countedGroups(count: count, skip: skip, .windows(delivery: delivery))
     }
 
@@ -185,12 +203,20 @@ extension Signal {
     /// A signal per `interval`, one opening at activation and every `timeshift` after
     /// (CwlSignal's `window(interval:timeshift:)`).
     ///
+    /// At the limits (the same rule as `buffer(interval:timeshift:)`): a `timeshift` of zero
+    /// or less ends the result as soon as it is activated with `SignalArgumentError`; an
+    /// `interval` of zero or less completes each window as soon as it opens; a duration of
+    /// `Exec.neverDelay` or more never elapses.
+    ///
     /// - Parameters:
     ///   - interval: how long each window stays open.
     ///   - timeshift: the time between the openings of two windows.
     ///   - context: where the timers run and whose clock is read.
     /// - Returns: the signal of windows.
     public func window(interval: Duration, timeshift: Duration, context: Exec = .global) -> Signal<Signal<T>> {
-        windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .windows(delivery: delivery))
+        if timeshift <= .zero {
+            return argumentError("window(interval:timeshift:context:)", "timeshift", timeshift, allowed: "more than zero")
+        }
+        return windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .windows(delivery: delivery))
     }
 }

@@ -40,9 +40,10 @@ public final class SignalSequence<T: Sendable>: Sequence, IteratorProtocol, Life
     ///
     /// - Returns: the next value, or nil.
     public func next() -> T? {
-        let deadline: DispatchTime? = timeout.map { t in
-            let (s, a) = t.components
-            return .now() + .nanoseconds(Swift.max(0, Int(s) * 1_000_000_000 + Int(a / 1_000_000_000)))
+        // A timeout of `Exec.neverDelay` or more waits for ever (no deadline to overflow); zero
+        // or less gives up at once unless a value is queued.
+        let deadline: DispatchTime? = timeout.flatMap { t in
+            Exec.dispatchNanoseconds(t).map { DispatchTime.now() + .nanoseconds($0) }
         }
         while true {
             let (value, done) = state.withLock { s -> (T?, Bool) in
@@ -78,8 +79,9 @@ public final class SignalSequence<T: Sendable>: Sequence, IteratorProtocol, Life
 extension Signal {
     /// This signal as a blocking sequence (CwlSignal's `toSequence`). See `SignalSequence`.
     ///
-    /// - Parameter timeout: how long each `next()` waits at most; nil (the default) waits for
-    ///   ever.
+    /// - Parameter timeout: how long each `next()` waits at most; nil (the default), or a
+    ///   duration of `Exec.neverDelay` or more, waits for ever; zero or less returns a queued
+    ///   value or gives up at once.
     /// - Returns: the sequence; it subscribes at once.
     public func toSequence(timeout: Duration? = nil) -> SignalSequence<T> {
         SignalSequence(signal: self, timeout: timeout)

@@ -573,6 +573,9 @@ public enum StressCatalogue {
             RebindGenerationScenario(),
             CaptureActivationScenario(),
             RealTimeOrderScenario(),
+            SelfRetainingReleaseScenario(),
+            CacheUntilActiveScenario(),
+            ContinuousKeepingReadersScenario(),
         ]
     }
 }
