@@ -30,10 +30,16 @@ extension Signal {
 
 /// The activation values of a signal, and a hold on the rest until they have somewhere to go.
 public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
-    /// The values delivered during activation.
-    public let values: [T]
-    /// The end delivered during activation, if any.
-    public let end: SignalEnd?
+    /// The values delivered during activation (none once a signal bound with an end handler,
+    /// by `bind(to:resend:onEnd:)` or `resume(resend:onEnd:)`, has ended: then `end` reads that
+    /// end, as CwlSignal's capture does).
+    public var values: [T] { snapshot.withLock { $0.values } }
+    /// The end delivered during activation, if any (or the end of a signal bound with an end
+    /// handler, once it has ended).
+    public var end: SignalEnd? { snapshot.withLock { $0.end } }
+
+    /// What `values` and `end` read.
+    let snapshot: Mutex<(values: [T], end: SignalEnd?)>
 
     let node: SignalNode<T>
     let held: HeldResults<T>
@@ -77,8 +83,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
             case .failure(let x): e = x
             }
         }
-        values = vs
-        end = e
+        snapshot = Mutex((vs, e))
         held.activationResults = activationResults
     }
 
@@ -157,6 +162,16 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
             return .failure(e)
         }
         return .success(j)
+    }
+
+    /// The signal bound with an end handler has ended with `end`: the capture reads no values
+    /// and that end from now on.
+    func boundSignalEnded(with end: SignalEnd) {
+        let old = snapshot.withLock { s -> (values: [T], end: SignalEnd?) in
+            defer { s = ([], end) }
+            return s
+        }
+        withExtendedLifetime(old) {}  // released outside the lock
     }
 
     /// Releases the capture: if nothing was connected, the upstream is deactivated.
