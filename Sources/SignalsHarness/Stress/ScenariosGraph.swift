@@ -572,6 +572,10 @@ public enum StressCatalogue {
             StateResetRaceScenario(),
             RebindGenerationScenario(),
             CaptureActivationScenario(),
+            JunctionEndRebindScenario(),
+            JunctionRebindRaceScenario(),
+            ReconnectorRaceScenario(),
+            CaptureResumeEndScenario(),
         ]
     }
 }
