@@ -21,14 +21,26 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         var input: SignalInput<T>?
         var attachment: ChainAttachment?
         var edge: FeederRecord?
+        /// Which `bind` made this binding (0: none). A later binding to the same input is
+        /// another binding: an end or a disconnect of the old one must not undo it.
+        var id = 0
         /// `bind` has claimed the binding and is attaching its chain (`attachment` is not
         /// stored yet).
         var attaching = false
         /// A `disconnect` or the source's end came while `attaching`: `bind` detaches its
-        /// attachment, then removes the binding (see `disconnect` for why in that order).
+        /// attachment, then removes the binding (see `disconnect`).
         var unbindRequested = false
+        /// The end that asked for the unbinding while `attaching` (nil when a `disconnect`
+        /// asked): `bind` hands it to its end handler once it has unbound, so the handler can
+        /// bind again (a synchronous source ends inside `bind`'s own attach).
+        var deferredEnd: SignalEnd?
     }
     let binding = Mutex(Binding())
+    /// The last binding id handed out.
+    let bindingIDs = Atomic<Int>(0)
+    /// `rebind` calls are run one at a time: one that comes while another runs is left to
+    /// it (the latest request wins), so two racing rebinds never refuse each other.
+    let rebinds = Mutex<(running: Bool, next: RebindRequest?)>((false, nil))
     /// The junction's hold on its signal's output, for as long as the junction exists.
     let claim = OutputClaim()
 
@@ -50,8 +62,15 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
 
     @usableFromInline
     func bind(to input: SignalInput<T>, sink: SignalSink<T>) -> SignalBindError? {
+        bind(to: input, sink: sink, onEnd: nil)
+    }
+
+    /// Binds `input`; with `onEnd`, an end is not sent into `input` (`sink.end` is not called):
+    /// the junction unbinds and `onEnd` gets it, once this binding is gone, outside every lock.
+    func bind(to input: SignalInput<T>, sink: SignalSink<T>, onEnd: EndHandler?) -> SignalBindError? {
         guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
+        let id = bindingIDs.wrappingAdd(1, ordering: .relaxed).newValue
         // The loop check, the claim and the topology edge are one step under `topologyLock`,
         // which `disconnect` also takes to remove the edge: a disconnect can no longer fall
         // between the claim and the edge and leave a stale edge behind (a false `.loop` later,
@@ -62,6 +81,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             binding.withLock { b in
                 b.input = input
                 b.edge = edge
+                b.id = id
                 b.attaching = true
             }
             return (nil, input.node.editActivation { $0.feeders.append(edge) })
@@ -70,78 +90,107 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         if let refusal { return refusal }
         // An end that passes unbinds the junction and deactivates the chain (its
         // `onDeactivate` runs, a cold source can run again on the next `bind`), as a
-        // subscription's end detaches it (CwlSignal's `testOn`). Weak: the junction owns the chain.
-        let endingSink = SignalSink<T>(value: sink.value, end: { [weak self] end in
-            sink.end(end)
-            self?.sourceEnded(into: input, with: end)
-        })
+        // subscription's end detaches it. Weak: the junction owns the chain. The end names
+        // this binding by its id, so it never unbinds a later binding to the same input (one
+        // made by an end handler).
+        let endingSink: SignalSink<T>
+        if let onEnd {
+            endingSink = SignalSink<T>(value: sink.value, end: { [weak self] end in
+                self?.sourceEnded(binding: id, into: input, with: end, handler: onEnd)
+            })
+        } else {
+            endingSink = SignalSink<T>(value: sink.value, end: { [weak self] end in
+                sink.end(end)
+                self?.sourceEnded(binding: id, into: input, with: end, handler: nil)
+            })
+        }
         let attachment = source.attachChain(endingSink)
-        let stale = binding.withLock { b -> Bool in
-            guard b.input === input, b.attaching else { return true }
+        let (stale, deferredEnd) = binding.withLock { b -> (Bool, SignalEnd?) in
+            guard b.id == id, b.attaching else { return (true, nil) }
             b.attaching = false
-            if b.unbindRequested { return true }
+            if b.unbindRequested { return (true, b.deferredEnd.take()) }
             b.attachment = attachment
-            return false
+            return (false, nil)
         }
         if stale {
             // Detached while the binding still stands, then unbound: no other `bind` can
             // attach to the source before it has left this activation.
             attachment.detach(endedWith: nil)
-            _ = removeBinding(ifBoundTo: input)
+            let removed = removeBinding(id: id)
+            // The source ended during the attach (a synchronous source): the handler runs now,
+            // with the junction unbound, so it can bind again.
+            if let onEnd, let deferredEnd, removed.input != nil { onEnd(self, deferredEnd, input) }
         }
         return nil
     }
 
     /// Unbinds, returning the input it was bound to (nil if it was not bound).
     ///
+    /// Of several `disconnect` calls racing (or a `disconnect` racing the signal's end), only
+    /// the one that unbinds gets the input; the others get nil.
+    ///
     /// - Returns: the input it was bound to, or nil if it was not bound.
     @discardableResult
     public func disconnect() -> SignalInput<T>? {
-        // The chain is detached before the binding is removed: until the
-        // binding goes, another thread's `bind` is refused, so it can attach only once the
-        // source node has left this activation and forgotten any end it kept (attaching to an
-        // ended node gives the new chain that end at once: a chain that completed with no
-        // value). While `bind` is still attaching, it is asked to do both itself.
-        // Detaching runs once, whoever does it.
-        let (bound, attached) = binding.withLock { b -> (SignalInput<T>?, ChainAttachment?) in
-            if b.attaching { b.unbindRequested = true; return (b.input, nil) }
-            return (b.input, b.attachment)
+        // The chain is detached before the binding is removed: until the binding goes,
+        // another thread's `bind` is refused, so it can attach only once the source node has
+        // left this activation and forgotten any end it kept (attaching to an ended node gives
+        // the new chain that end at once: a chain that completed with no value). While `bind`
+        // is still attaching, it is asked to do both itself. Detaching runs once, whoever
+        // does it.
+        let (bound, attached, id) = binding.withLock { b -> (SignalInput<T>?, ChainAttachment?, Int) in
+            if b.attaching {
+                // Another `disconnect` or the end already asked: the input is theirs.
+                if b.unbindRequested { return (nil, nil, 0) }
+                b.unbindRequested = true
+                return (b.input, nil, b.id)
+            }
+            return (b.input, b.attachment, b.id)
         }
         guard let bound else { return nil }
         guard let attached else { return bound }
         attached.detach(endedWith: nil)
-        removeBinding(ifBoundTo: bound).attachment?.detach(endedWith: nil)
-        return bound
+        return removeBinding(id: id).input
     }
 
-    /// The source's end has passed into `input`: unbinds (if still bound to `input`) and
-    /// detaches the chain as ended. When the end came during `bind`'s own attach, the
-    /// attachment is not stored yet: `bind` is asked to detach it and unbind itself.
+    /// Binding `id`'s source has ended: unbinds (if still bound by it) and detaches the chain
+    /// (as ended when the end went into `input`), then gives the end to `handler`. When the
+    /// end came during `bind`'s own attach, the attachment is not stored yet: `bind` is asked
+    /// to detach it, unbind itself and call the handler.
     ///
-    /// The chain is detached *before* the binding is removed: until the
-    /// detach, the source node is ended and keeps its end for the next attachment, so a `bind`
-    /// from another thread that found the binding already gone attached to the ended node and
-    /// its chain received this end as its first result (a chain that completed with no value).
-    /// While the binding stays, such a `bind` is refused with `.duplicate`, and a `disconnect`
-    /// detaches the same attachment (detaching runs once).
-    func sourceEnded(into input: SignalInput<T>, with end: SignalEnd) {
+    /// The chain is detached *before* the binding is removed: until the detach, the source
+    /// node is ended and keeps its end for the next attachment, so a `bind` from another
+    /// thread that found the binding already gone attached to the ended node and its chain
+    /// received this end as its first result (a chain that completed with no value). While
+    /// the binding stays, such a `bind` is refused with `.duplicate`, and a `disconnect`
+    /// detaches the same attachment (detaching runs once). The handler runs only if this
+    /// call removed the binding: a `disconnect` that won the race keeps the input.
+    func sourceEnded(binding id: Int, into input: SignalInput<T>, with end: SignalEnd, handler: EndHandler?) {
         let attached = binding.withLock { b -> ChainAttachment? in
-            guard b.input === input else { return nil }
-            if b.attaching { b.unbindRequested = true; return nil }
+            guard b.id == id, b.input != nil else { return nil }
+            if b.attaching {
+                if !b.unbindRequested {
+                    b.unbindRequested = true
+                    b.deferredEnd = end
+                }
+                return nil
+            }
             return b.attachment
         }
         guard let attached else { return }
-        attached.detach(endedWith: end)
-        removeBinding(ifBoundTo: input).attachment?.detach(endedWith: end)
+        attached.detach(endedWith: handler == nil ? end : nil)
+        guard removeBinding(id: id).input != nil, let handler else { return }
+        handler(self, end, input)
     }
 
-    /// Removes the binding (only if it is to `expected`, when given) and its topology edge,
-    /// returning what was bound. The old binding is released by the caller, after the locks.
-    private func removeBinding(ifBoundTo expected: SignalInput<T>?) -> Binding {
+    /// Removes binding `id` and its topology edge, returning what was bound (an empty binding
+    /// when `id` is no longer bound, or its `bind` is still attaching). The old binding is
+    /// released by the caller, after the locks.
+    private func removeBinding(id: Int) -> Binding {
         // The binding and its edge go together, under the same lock `bind` adds them with.
         let (old, run) = topologyLock.withLock { _ -> (Binding, Bool) in
             let o = binding.withLock { b -> Binding in
-                if let expected, b.input !== expected { return Binding() }
+                if b.id != id { return Binding() }
                 // A `bind` still attaching removes its binding itself (`unbindRequested`).
                 if b.attaching { return Binding() }
                 let o = b

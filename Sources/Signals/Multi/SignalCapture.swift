@@ -13,8 +13,12 @@ extension Signal {
     /// spins briefly, then parks until the holder is done). What follows the activation values
     /// is held, so nothing is lost or repeated between them and the subscriber's values.
     ///
-    /// Two cases cannot wait, and there the cached values come instead as the first held values
-    /// (`values` is empty; the subscriber still gets them first, in order, once):
+    /// Two cases cannot wait, and there `capture()` returns before the cache is replayed to it
+    /// (`values` is empty at first). The replay still comes in line, run by the multi's holder,
+    /// which the capture recognises: it is filed as activation values (`values` and `end` read
+    /// them from then on, `resend` re-sends them), unless `values` or `end` was read, or the
+    /// capture was subscribed, resumed or bound, before it arrived; then it is the first held
+    /// value instead, so whoever acted on the empty snapshot still gets it, in order, once:
     /// - called from inside a delivery of the very node it joins (a handler of the multi being
     ///   captured, on the thread holding it): the join runs after the current delivery;
     /// - called from inside a delivery on another node, where waiting for this node's holder
@@ -30,10 +34,13 @@ extension Signal {
 
 /// The activation values of a signal, and a hold on the rest until they have somewhere to go.
 public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
-    /// The values delivered during activation.
-    public let values: [T]
-    /// The end delivered during activation, if any.
-    public let end: SignalEnd?
+    /// The values delivered during activation (none once a signal bound with an end handler,
+    /// by `bind(to:resend:onEnd:)` or `resume(resend:onEnd:)`, has ended: then `end` reads that
+    /// end, as CwlSignal's capture does).
+    public var values: [T] { held.read().values }
+    /// The end delivered during activation, if any (or the end of a signal bound with an end
+    /// handler, once it has ended).
+    public var end: SignalEnd? { held.read().end }
 
     let node: SignalNode<T>
     let held: HeldResults<T>
@@ -63,23 +70,15 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         // another thread (the one holding the multi's node) has arrived by now: attaching the
         // branch waited for that thread to run it (`SignalNode.perform`), except in the two
         // cases `capture()` documents, where it is filed with the held values instead.
-        var activationResults: [Result<T, SignalEnd>] = []
         node.perform {
-            activationResults = held.activationReplays
+            let activationResults = held.activationReplays
             held.activationReplays = []
             held.activating = false
-        }
-        var vs: [T] = []
-        var e: SignalEnd?
-        for r in activationResults {
-            switch r {
-            case .success(let v): vs.append(v)
-            case .failure(let x): e = x
+            held.activationResults = activationResults
+            held.snapshot.withLock { s in
+                for r in activationResults { s.file(r) }
             }
         }
-        values = vs
-        end = e
-        held.activationResults = activationResults
     }
 
     /// A signal of the held values and everything after them (preceded by the activation
@@ -93,6 +92,8 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         guard !connected.exchange(true, ordering: .acquiringAndReleasing) else {
             return .duplicate(delivery: node.variant, root: node)
         }
+        // From now on a late replay is a held value: it reaches this signal's chain.
+        _ = held.read()
         return Signal(delivery: node.variant, root: node) { sink in
             node.perform {
                 if resend {
@@ -159,6 +160,16 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         return .success(j)
     }
 
+    /// The signal bound with an end handler has ended with `end`: the capture reads no values
+    /// and that end from now on.
+    func boundSignalEnded(with end: SignalEnd) {
+        let old = held.snapshot.withLock { s -> (values: [T], end: SignalEnd?) in
+            defer { s.values = []; s.end = end }
+            return (s.values, s.end)
+        }
+        withExtendedLifetime(old) {}  // released outside the lock
+    }
+
     /// Releases the capture: if nothing was connected, the upstream is deactivated.
     public func cancel() {
         if !connected.exchange(true, ordering: .acquiringAndReleasing) {
@@ -181,10 +192,52 @@ final class HeldResults<T: Sendable>: @unchecked Sendable {
     /// True until the capture has taken its activation results.
     var activating = true
 
+    /// What the capture's `values` and `end` read (any thread, under its lock).
+    struct Snapshot {
+        var values: [T] = []
+        var end: SignalEnd?
+        /// `values` or `end` was read, or the capture was connected: from then on a late
+        /// replay is filed as a held value, so that whoever acted on what they read (a
+        /// `resume(resend:)` that took `values` as its prefix) still gets it, once.
+        var read = false
+
+        mutating func file(_ r: Result<T, SignalEnd>) {
+            switch r {
+            case .success(let v): values.append(v)
+            case .failure(let e): end = e
+            }
+        }
+    }
+    let snapshot = Mutex(Snapshot())
+
+    /// Reads the snapshot (and marks it read).
+    func read() -> (values: [T], end: SignalEnd?) {
+        snapshot.withLock { s in
+            s.read = true
+            return (s.values, s.end)
+        }
+    }
+
     /// Files a result delivered to the capture's node (touched only by the node's holder).
+    ///
+    /// A replay that arrives after the capture took its activation results (the two cases
+    /// `capture()` cannot wait in: a capture made inside a delivery of the multi it joins, or
+    /// one whose wait would close a cycle of threads) is still recognised on the replaying
+    /// thread by its mark, and is an activation value (in `values`, re-sent by `resend`)
+    /// unless the snapshot was already read or the capture connected.
     func receive(_ result: Result<T, SignalEnd>) {
-        if activating && ActivationReplay.isReplaying {
+        guard ActivationReplay.isReplaying else {
+            results.append(result)
+            return
+        }
+        if activating {
             activationReplays.append(result)
+        } else if snapshot.withLock({ s -> Bool in
+            if s.read { return false }
+            s.file(result)
+            return true
+        }) {
+            activationResults.append(result)
         } else {
             results.append(result)
         }

@@ -18,20 +18,20 @@ final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
     /// (kept here until the next activation change: while bound, the junction holds it too,
     /// but between an end and a retry nothing else would, and a released input ends the
     /// result for good).
-    let pending: Mutex<(state: S, timer: (any Lifetime)?, generation: Int, input: SignalInput<T>?)>
+    let pending: Mutex<(state: S, timer: (any Lifetime)?, generation: Int, input: SignalInput<T>?, round: Int)>
 
     init(source: Signal<T>, initialState: S, context: Exec, shouldRetry: @escaping @Sendable (inout S, SignalEnd) -> Duration?) {
         junction = source.junction()
         self.initialState = initialState
         self.context = context
         self.shouldRetry = shouldRetry
-        pending = Mutex((initialState, nil, 0, nil))
+        pending = Mutex((initialState, nil, 0, nil, 0))
     }
 
     /// The result was activated with `input` (or deactivated: nil).
     func activationChanged(_ input: SignalInput<T>?) {
         let old = pending.withLock { p -> ((any Lifetime)?, SignalInput<T>?) in
-            defer { p = (initialState, nil, p.generation + 1, input) }
+            defer { p = (initialState, nil, p.generation + 1, input, 0) }
             return (p.timer, p.input)
         }
         old.0?.cancel()
@@ -47,26 +47,45 @@ final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
     }
 
     func ended(_ end: SignalEnd, _ input: SignalInput<T>) {
-        // The user's closure runs outside the lock, on a copy of the state.
+        // The user's closure runs outside the lock, on a copy of the state. The new state is
+        // stored before the re-bind is scheduled: a zero delay can run the re-bind, and the
+        // next attempt's end, before this call returns, and that end must see this attempt
+        // counted (it saw the old state and allowed one attempt too many).
         let (initial, generation) = pending.withLock { ($0.state, $0.generation) }
         var state = initial
-        let delay = shouldRetry(&state, end)
-        guard let delay else {
+        guard let delay = shouldRetry(&state, end) else {
             input.send(end: end)
             return
         }
-        let timer = context.schedule(after: delay) { [weak self, weak input] in
+        let round = pending.withLock { p -> Int? in
+            guard p.generation == generation else { return nil }
+            p.state = state
+            p.round += 1
+            return p.round
+        }
+        guard let round else { return }
+        // A delay too long to schedule means "never": the result stays open, without an end,
+        // until it is deactivated. A negative delay re-binds at once.
+        guard delay < Self.never else { return }
+        let timer = context.schedule(after: max(delay, .zero)) { [weak self, weak input] in
             guard let self, let input else { return }
             if self.pending.withLock({ $0.generation == generation }) { self.connect(input) }
         }
-        let stale = pending.withLock { p -> (any Lifetime)? in
-            guard p.generation == generation else { return timer }
-            p.state = state
-            p.timer = timer
-            return nil
+        // Kept for cancellation unless the activation changed meanwhile (then cancelled), or
+        // the re-bind already ran and a later round stored its own timer.
+        let (stale, fired) = pending.withLock { p -> ((any Lifetime)?, (any Lifetime)?) in
+            guard p.generation == generation else { return (timer, nil) }
+            guard p.round == round else { return (nil, nil) }
+            defer { p.timer = timer }
+            return (nil, p.timer)
         }
         stale?.cancel()
+        withExtendedLifetime(fired) {}  // the previous round's timer (it has run), released outside the lock
     }
+
+    /// The shortest delay treated as "never" (about 285 years: longer delays overflow a
+    /// dispatch deadline in nanoseconds).
+    static var never: Duration { .seconds(9_000_000_000) }
 }
 
 extension Signal {
@@ -77,9 +96,17 @@ extension Signal {
     /// for sources that do (for a request built anew each time, `Signal.retry(count:_:)` takes
     /// a factory).
     ///
+    /// Each activation of the result starts afresh (its own count); deactivating it unbinds
+    /// the source and cancels a waiting retry; nothing of an attempt is kept after the result
+    /// ends or is cancelled. A retry never overlaps the attempt before it: the source is bound
+    /// again only once the failed attempt's binding is gone.
+    ///
     /// - Parameters:
-    ///   - count: how many times to retry.
-    ///   - delayInterval: the wait before each retry.
+    ///   - count: how many times to retry: `count + 1` attempts in all. 0 or negative: none
+    ///     (the first error is passed on); `Int.max`: retries for ever.
+    ///   - delayInterval: the wait before each retry. Zero or negative: at once (on
+    ///     `context`); a huge value (about 285 years or more) means never: the result stays
+    ///     open, without an end, until it is deactivated.
     ///   - context: where the wait is timed.
     /// - Returns: the retrying signal.
     public func retry(count: Int, delayInterval: Duration, context: Exec = .global) -> Signal<T> {
@@ -93,6 +120,10 @@ extension Signal {
     /// Re-activates this signal when it ends, after the delay `shouldRetry` returns, or passes
     /// the end on when it returns nil (CwlSignal's `retry(_:context:shouldRetry:)`). The state
     /// starts afresh on each activation of the result.
+    ///
+    /// `shouldRetry` runs outside every lock, once per end, never concurrently with itself;
+    /// the state it leaves is what the next end sees. A zero or negative delay retries at once,
+    /// a huge one (about 285 years or more) never (the result stays open until deactivated).
     ///
     /// - Parameters:
     ///   - initialState: the state at each activation.

@@ -576,6 +576,10 @@ public enum StressCatalogue {
             SelfRetainingReleaseScenario(),
             CacheUntilActiveScenario(),
             ContinuousKeepingReadersScenario(),
+            JunctionEndRebindScenario(),
+            JunctionRebindRaceScenario(),
+            ReconnectorRaceScenario(),
+            CaptureResumeEndScenario(),
         ]
     }
 }

@@ -28,7 +28,7 @@ extension StressCounter {
     func next() -> Int { value.add(1, ordering: .relaxed).newValue - 1 }
 }
 
-/// Item 9: cancels from inside deliveries, exact "nothing after `cancel()` returns".
+/// Cancels from inside deliveries: exactly "nothing after `cancel()` returns", also for a branch cancelled by a handler running on another graph.
 public struct InnerCancelScenario: StressScenario {
     public init() {}
     public var name: String { "inner-cancel" }
@@ -93,7 +93,7 @@ public struct InnerCancelScenario: StressScenario {
     }
 }
 
-/// Item 10: each sender's order, re-entrant sends included.
+/// Each sender's order, re-entrant sends included: a thread's direct sends and the re-entrant sends it makes from handlers keep one order.
 public struct ReentrantOrderScenario: StressScenario {
     public init() {}
     public var name: String { "reentrant-order" }

@@ -1,0 +1,280 @@
+import Dispatch
+import Signals
+import Synchronization
+
+// Races on the CwlSignal API that changes the graph: a junction's end handler binding again,
+// `rebind()`, the reconnector, a capture's `resume(resend:onEnd:)` and `bind(to:resend:onEnd:)`,
+// and `retry`. Each checks the promise its doc comment and docs/guarantees.md make.
+
+/// Records what one downstream received: values, then ends (as text).
+final class StressDownstream: @unchecked Sendable {
+    // Unchecked: behind the lock.
+    let log = StressLock<(values: [Int], ends: [String])>(([], []))
+
+    func receive(_ r: Result<Int, SignalEnd>) {
+        log.withLock { l in
+            switch r {
+            case .success(let v): l.values.append(v)
+            case .failure(let e): l.ends.append(e.isComplete ? "complete" : e.isCancelled ? "cancelled" : "\(e)")
+            }
+        }
+    }
+
+    var snapshot: (values: [Int], ends: [String]) { log.withLock { $0 } }
+}
+
+/// A `generate` source that keeps its current input (a released input would end the stream).
+final class StressKeptSource: @unchecked Sendable {
+    // Unchecked: behind the lock.
+    let input = StressLock<SignalInput<Int>?>(nil)
+    let signal: Signal<Int>
+
+    init(_ variant: DeliveryVariant) {
+        let input = self.input
+        signal = Signal<Int>.generate(delivery: variant) { i in input.withLock { $0 = i } }
+    }
+
+    func send(_ v: Int) -> SignalSendError? {
+        guard let i = input.withLock({ $0 }) else { return .inactive }
+        return i.send(value: v)
+    }
+}
+
+/// Each actor binds a junction over a cold source (0…3 then complete; on the sending thread
+/// or on `.global`, so the end races the handler's own bind) with an end handler that binds
+/// again three times and then sends the end on; and runs a `retry(count: 3, delayInterval:
+/// .zero)` of a source that fails at once. Every downstream gets four whole runs and one
+/// `complete`, never `.duplicate`; every retry makes four attempts, then passes the error on.
+public struct JunctionEndRebindScenario: StressScenario {
+    public init() {}
+    public var name: String { "junction-end-rebind" }
+    public var summary: String { "T threads: an end handler binds its junction again (sync and .global sources); retry(count: 3)" }
+    public var acceptableName: String { "every round delivered whole, one end, every attempt made" }
+
+    static let rounds = 4
+    static let run = [0, 1, 2, 3]
+
+    struct Failure: Error {}
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let cycles = max(4, it.operations / 16)
+        let bad = StressLock<[String]>([])
+        let pending = StressLock<[(StressDownstream, SignalOutput<Int>, AnyObject, String)]>([])
+        it.runActors(it.threads) { a, rng in
+            for i in 0..<cycles {
+                let global = (i + a) & 1 == 1
+                let source = Signal<Int>.generate(context: global ? .global : .direct, delivery: it.variant) { input in
+                    guard let input else { return }
+                    for x in Self.run { input.send(value: x) }
+                    input.complete()
+                }
+                let junction = source.junction()
+                it.track(junction, "junction")
+                let (input, signal) = Signal<Int>.create(delivery: it.variant)
+                let down = StressDownstream()
+                let out = signal.subscribe(down.receive)
+                let round = Atomic<Int>(1)
+                @Sendable func onEnd(_ j: SignalJunction<Int>, _ e: SignalEnd, _ i: SignalInput<Int>) {
+                    if round.wrappingAdd(1, ordering: .relaxed).newValue > Self.rounds { i.send(end: e); return }
+                    if let refused = j.bind(to: i, onEnd: onEnd) { bad.withLock { $0.append("handler's bind refused: \(refused)") } }
+                }
+                if let refused = junction.bind(to: input, onEnd: onEnd) { bad.withLock { $0.append("first bind refused: \(refused)") } }
+                rng.perturb()
+                pending.withLock { $0.append((down, out, junction, "end handler (\(global ? "global" : "direct"))")) }
+
+                let attempts = Atomic<Int>(0)
+                let failing = Signal<Int>.generate(delivery: it.variant) { input in
+                    guard let input else { return }
+                    input.send(value: attempts.wrappingAdd(1, ordering: .relaxed).newValue)
+                    input.send(end: .other(Failure()))
+                }
+                let retried = StressDownstream()
+                let retryOut = failing.retry(count: Self.rounds - 1, delayInterval: .zero, context: .global).subscribe(retried.receive)
+                pending.withLock { $0.append((retried, retryOut, retryOut, "retry")) }
+                if i & 7 == 0 { it.progress(a, i) }
+            }
+        }
+        let all = pending.withLock { $0 }
+        it.waitUntil("every downstream's end", timeoutSeconds: 10) { all.allSatisfy { !$0.0.snapshot.ends.isEmpty } }
+        for (down, out, _, what) in all {
+            let (values, ends) = down.snapshot
+            if what == "retry" {
+                if values != Array(1...Self.rounds) || ends.count != 1 || ends.first?.contains("Failure") != true {
+                    bad.withLock { $0.append("retry: \(values) then \(ends)") }
+                }
+            } else if values != Array(repeating: Self.run, count: Self.rounds).flatMap({ $0 }) || ends != ["complete"] {
+                bad.withLock { $0.append("\(what): \(values) then \(ends)") }
+            }
+            out.cancel()
+        }
+        let found = bad.withLock { $0 }
+        if !found.isEmpty { return [.forbidden("round lost, refused or cut short", found.prefix(3).joined(separator: "; "))] }
+        return []
+    }
+}
+
+/// T threads call `rebind()` (and `rebind(onEnd:)`) on one junction bound to a subscribed
+/// input while the source keeps its input: the downstream never ends (a library race must not
+/// reach it as `.duplicate`), and afterwards the junction is bound: a value sent arrives.
+public struct JunctionRebindRaceScenario: StressScenario {
+    public init() {}
+    public var name: String { "junction-rebind-race" }
+    public var summary: String { "T threads rebind() one bound junction at once; then a value must arrive" }
+    public var acceptableName: String { "downstream open, still bound" }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(16, it.operations / 2)
+        let source = StressKeptSource(it.variant)
+        let junction = source.signal.junction()
+        it.track(junction, "junction")
+        let (input, signal) = Signal<Int>.create(delivery: it.variant)
+        let down = StressDownstream()
+        let out = signal.subscribe(down.receive)
+        if let e = junction.bind(to: input) { return [.forbidden(StressCheck.setupFailed, "bind refused: \(e)")] }
+        it.runActors(it.threads) { a, rng in
+            for i in 0..<n {
+                if (i + a) % 5 == 0 {
+                    junction.rebind { _, e, i in i.send(end: e) }
+                } else {
+                    junction.rebind()
+                }
+                rng.perturb()
+                if i & 15 == 0 { it.progress(a, i) }
+            }
+        }
+        let sent = source.send(-1)
+        let (values, ends) = down.snapshot
+        out.cancel()
+        _ = junction.disconnect()
+        var findings: [StressFinding] = []
+        if !ends.isEmpty { findings.append(.forbidden("downstream ended by racing rebinds", "\(ends)")) }
+        if sent != nil || values.last != -1 { findings.append(.forbidden("junction unbound after racing rebinds", "send gave \(String(describing: sent)), got \(values)")) }
+        return findings
+    }
+}
+
+/// T threads call a reconnector's `disconnect()` and `reconnect()` at random; then one
+/// `reconnect()`: a value sent arrives, nothing ended the downstream, and `cancel()` ends it
+/// with `.cancelled`, once.
+public struct ReconnectorRaceScenario: StressScenario {
+    public init() {}
+    public var name: String { "reconnector-race" }
+    public var summary: String { "T threads disconnect()/reconnect() one reconnector; then reconnect, send, cancel" }
+    public var acceptableName: String { "connected after reconnect, only cancel ends" }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(16, it.operations / 2)
+        let source = StressKeptSource(it.variant)
+        let (reconnector, signal) = source.signal.reconnector()
+        it.track(reconnector, "reconnector")
+        let down = StressDownstream()
+        let out = signal.subscribe(down.receive)
+        var findings: [StressFinding] = []
+        for round in 0..<2 {
+            it.runActors(it.threads) { a, rng in
+                for i in 0..<n {
+                    if rng.next() & 1 == 0 { reconnector.disconnect() } else { reconnector.reconnect() }
+                    if i & 15 == 0 { it.progress(a, i) }
+                }
+            }
+            reconnector.reconnect()
+            let sent = source.send(round)
+            let (values, ends) = down.snapshot
+            if !ends.isEmpty { findings.append(.forbidden("downstream ended before cancel", "\(ends)")); break }
+            if sent != nil || values.last != round {
+                findings.append(.forbidden("not connected after reconnect()", "send gave \(String(describing: sent)), got \(values)"))
+                break
+            }
+        }
+        reconnector.cancel()
+        let ends = down.snapshot.ends
+        if findings.isEmpty && ends != ["cancelled"] { findings.append(.forbidden("cancel() did not end the downstream once", "\(ends)")) }
+        out.cancel()
+        return findings
+    }
+}
+
+/// Actor 0 sends 1, 2, 3… into a `continuous()` multi; the others capture it and
+/// `resume(resend: .all, onEnd:)` (or `bind(to:resend:onEnd:)` into an input of their own)
+/// and subscribe later: the subscriber gets the capture's activation value, then consecutive
+/// values (nothing lost between `resume` and the subscription). Then each actor's own
+/// `create()` source bound with an end handler ends: the capture reads no values and that end.
+public struct CaptureResumeEndScenario: StressScenario {
+    public init() {}
+    public var name: String { "capture-resume-end" }
+    public var summary: String { "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end" }
+    public var acceptableName: String { "activation value then consecutive values; [] and the end after it" }
+
+    public var minimumThreads: Int { 2 }
+
+    public func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(8, it.operations / 8)
+        let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
+        input.send(value: 0)
+        let stop = Atomic<Bool>(false)
+        let done = Atomic<Int>(0)
+        let bad = StressLock<[String]>([])
+        let captors = max(1, it.threads - 1)
+        it.runActors(captors + 1) { a, rng in
+            if a == 0 {
+                var v = 1
+                while !stop.load(ordering: .acquiring) {
+                    input.send(value: v)
+                    v += 1
+                    if v & 255 == 0 { it.progress(a, v) }
+                }
+                return
+            }
+            defer { if done.wrappingAdd(1, ordering: .relaxed).newValue == captors { stop.store(true, ordering: .releasing) } }
+            for i in 0..<n {
+                let capture = multi.capture()
+                let activation = capture.values
+                let down = StressDownstream()
+                let out: SignalOutput<Int>
+                var junction: SignalJunction<Int>?
+                if i & 1 == 0 {
+                    let resumed = capture.resume(resend: .all) { _, e, i in i.send(end: e) }
+                    rng.perturb()
+                    out = resumed.subscribe(down.receive)
+                } else {
+                    let (into, signal) = Signal<Int>.create(delivery: it.variant)
+                    out = signal.subscribe(down.receive)
+                    switch capture.bind(to: into, resend: .all, onEnd: { _, e, i in i.send(end: e) }) {
+                    case .success(let j): junction = j
+                    case .failure(let e): bad.withLock { $0.append("bind refused: \(e)") }
+                    }
+                }
+                let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+                while down.snapshot.values.count < 3 && DispatchTime.now().uptimeNanoseconds < deadline { rng.perturb() }
+                out.cancel()
+                _ = junction?.disconnect()
+                let values = down.snapshot.values
+                if activation.count != 1 || values.first != activation.first {
+                    bad.withLock { $0.append("activation \(activation), subscriber got \(values.prefix(4))…") }
+                } else if let first = values.first, values != Array(first..<(first + values.count)) {
+                    bad.withLock { $0.append("gap or repeat after \(first): \(values.prefix(8))…") }
+                }
+
+                // A capture of an own source, bound with an end handler, then ended.
+                let (ownInput, own) = Signal<Int>.create(delivery: it.variant)
+                let ownCapture = own.capture()
+                it.track(ownCapture, "capture")
+                let (into, signal) = Signal<Int>.create(delivery: it.variant)
+                let ownDown = StressDownstream()
+                let ownOut = signal.subscribe(ownDown.receive)
+                let bound = ownCapture.bind(to: into, resend: .all) { _, e, i in i.send(end: e) }
+                ownInput.send(value: i)
+                ownInput.complete()
+                if !ownCapture.values.isEmpty || ownCapture.end?.isComplete != true || ownDown.snapshot.ends != ["complete"] {
+                    bad.withLock { $0.append("after the end: values \(ownCapture.values), end \(String(describing: ownCapture.end)), downstream \(ownDown.snapshot)") }
+                }
+                withExtendedLifetime(bound) {}
+                ownOut.cancel()
+                if i & 3 == 0 { it.progress(a, i) }
+            }
+        }
+        let found = bad.withLock { $0 }
+        if !found.isEmpty { return [.forbidden("capture lost or misfiled values", found.prefix(3).joined(separator: "; "))] }
+        return []
+    }
+}
