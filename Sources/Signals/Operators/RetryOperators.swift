@@ -83,9 +83,9 @@ final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
         withExtendedLifetime(fired) {}  // the previous round's timer (it has run), released outside the lock
     }
 
-    /// The shortest delay treated as "never" (about 285 years: longer delays overflow a
-    /// dispatch deadline in nanoseconds).
-    static var never: Duration { .seconds(9_000_000_000) }
+    /// The shortest delay treated as "never": the library-wide `Exec.neverDelay`, so a retry
+    /// delay follows the same rule as every other duration.
+    static var never: Duration { Exec.neverDelay }
 }
 
 extension Signal {
@@ -105,7 +105,7 @@ extension Signal {
     ///   - count: how many times to retry: `count + 1` attempts in all. 0 or negative: none
     ///     (the first error is passed on); `Int.max`: retries for ever.
     ///   - delayInterval: the wait before each retry. Zero or negative: at once (on
-    ///     `context`); a huge value (about 285 years or more) means never: the result stays
+    ///     `context`); a value of `Exec.neverDelay` (100 years) or more means never: the result stays
     ///     open, without an end, until it is deactivated.
     ///   - context: where the wait is timed.
     /// - Returns: the retrying signal.
@@ -123,7 +123,7 @@ extension Signal {
     ///
     /// `shouldRetry` runs outside every lock, once per end, never concurrently with itself;
     /// the state it leaves is what the next end sees. A zero or negative delay retries at once,
-    /// a huge one (about 285 years or more) never (the result stays open until deactivated).
+    /// one of `Exec.neverDelay` (100 years) or more never (the result stays open until deactivated).
     ///
     /// - Parameters:
     ///   - initialState: the state at each activation.
