@@ -17,7 +17,7 @@ import Testing
         let (input, result) = Signal<Int>.create(delivery: v)
         let (c, out) = result.collect()
         do {
-            let token = DeinitCounter(freed)
+            let token = AttemptDeinitCounter(freed)
             #expect(junction.bind(to: input) { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) } == nil)
         }
         source.send(value: 1)
@@ -30,7 +30,7 @@ import Testing
         let (input2, result2) = Signal<Int>.create(delivery: v)
         let (c2, out2) = result2.collect()
         do {
-            let token = DeinitCounter(freed)
+            let token = AttemptDeinitCounter(freed)
             #expect(other.bind(to: input2) { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) } == nil)
         }
         #expect(other.disconnect() === input2)
@@ -86,7 +86,7 @@ import Testing
         do {
             let capture = signal.capture()
             weakCapture = capture
-            let token = DeinitCounter(freed)
+            let token = AttemptDeinitCounter(freed)
             let resumed = capture.resume { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) }
             let (c, out) = resumed.collect()
             input.send(value: 1)

@@ -18,8 +18,9 @@ final class ImmediateContext: ExecutionContext, @unchecked Sendable {
     final class NoLifetime: Lifetime { func cancel() {} }
 }
 
-/// Counts its deinits.
-final class DeinitCounter: Sendable {
+/// Counts its deinits in a `Shared` cell (the junction and retry tests; `DeinitCounter` in
+/// HandlerReleaseTests.swift counts with an atomic).
+final class AttemptDeinitCounter: Sendable {
     let count: Shared<Int>
     init(_ count: Shared<Int>) { self.count = count }
     deinit { count.update { $0 += 1 } }
@@ -97,7 +98,7 @@ final class DeinitCounter: Sendable {
     @Test(arguments: variants) func nothingKeptAfterEndOrCancel(_ v: DeliveryVariant) {
         let freed = Shared(0)
         do {
-            let token = DeinitCounter(freed)
+            let token = AttemptDeinitCounter(freed)
             let attempts = Shared(0)
             let source = Signal<Int>.generate(delivery: v) { input in
                 guard let input else { return }
@@ -111,7 +112,7 @@ final class DeinitCounter: Sendable {
         }
         #expect(freed.value == 1, "freed after the end")
         do {
-            let token = DeinitCounter(freed)
+            let token = AttemptDeinitCounter(freed)
             let source = Signal<Int>.generate(delivery: v) { input in
                 withExtendedLifetime(token) {}
                 input?.send(end: .other(CoreError.boom))
