@@ -85,6 +85,21 @@ extension ABReport: RenderableReport {
     }
 }
 
+/// A comparison's report as `bench ab` prints it: the text form within `TextReport.width`
+/// columns by default, with `wide` every column; the other formats as `ABReport` renders them.
+public struct ABComparisonReport: RenderableReport {
+    public var report: ABReport
+    public var wide: Bool
+
+    public init(report: ABReport, wide: Bool = false) {
+        self.report = report; self.wide = wide
+    }
+
+    public func rendered(_ format: ReportFormat) -> String {
+        format == .text ? ABFormat.text(report, wide: wide) : report.rendered(format)
+    }
+}
+
 extension ABFormat {
     /// One row per case and subject.
     static func csv(_ report: ABReport) -> String {

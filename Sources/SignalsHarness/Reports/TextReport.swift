@@ -72,8 +72,17 @@ struct Table {
     var rows: [[String]]
     /// Columns aligned left (the rest are numeric, aligned right).
     var leftColumns: Set<Int> = [0]
+    /// Lines printed above a row (by the row's index), outside the columns: a group's title.
+    var headings: [Int: String] = [:]
 
     func text() -> String { text(maxWidth: nil) }
+
+    /// The columns before the last, with their separators: where the last column starts.
+    var prefixWidth: Int {
+        var widths = headers.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        return widths.dropLast().reduce(0, +) + 2 * max(0, headers.count - 1)
+    }
 
     /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
     /// onto continuation lines under that column (the other columns are short figures).
@@ -103,7 +112,10 @@ struct Table {
         }
         var out = line(headers) + "\n"
         out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
-        for r in rows { out += lines(r) }
+        for (i, r) in rows.enumerated() {
+            if let h = headings[i] { out += (maxWidth.map { wrapped(h, width: $0) } ?? h + "\n") }
+            out += lines(r)
+        }
         return out
     }
 
