@@ -67,15 +67,19 @@ func wrapped(_ text: String, width: Int = TextReport.width, indent: Int = 2) -> 
 }
 
 /// One report table as rows of cells, rendered as aligned text or as Markdown.
-struct Table {
-    var headers: [String]
-    var rows: [[String]]
+package struct Table {
+    package var headers: [String]
+    package var rows: [[String]]
     /// Columns aligned left (the rest are numeric, aligned right).
-    var leftColumns: Set<Int> = [0]
+    package var leftColumns: Set<Int> = [0]
     /// Lines printed above a row (by the row's index), outside the columns: a group's title.
-    var headings: [Int: String] = [:]
+    package var headings: [Int: String] = [:]
 
-    func text() -> String { text(maxWidth: nil) }
+    package init(headers: [String], rows: [[String]], leftColumns: Set<Int> = [0], headings: [Int: String] = [:]) {
+        self.headers = headers; self.rows = rows; self.leftColumns = leftColumns; self.headings = headings
+    }
+
+    package func text() -> String { text(maxWidth: nil) }
 
     /// The columns before the last, with their separators: where the last column starts.
     var prefixWidth: Int {
@@ -86,7 +90,7 @@ struct Table {
 
     /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
     /// onto continuation lines under that column (the other columns are short figures).
-    func text(maxWidth: Int?) -> String {
+    package func text(maxWidth: Int?) -> String {
         var widths = headers.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
         let last = headers.count - 1
@@ -119,7 +123,7 @@ struct Table {
         return out
     }
 
-    func markdown() -> String {
+    package func markdown() -> String {
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var out = "| " + headers.map(esc).joined(separator: " | ") + " |\n"
         out += "|" + headers.indices.map { leftColumns.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
