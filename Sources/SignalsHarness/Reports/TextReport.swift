@@ -272,18 +272,29 @@ struct ReportTables {
     /// Targets with the description last, so it wraps.
     func compactTargetsTable() -> Table {
         Table(headers: ["verdict", "measured", "target"], rows: report.targets.map { t in
-            let m = t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
-            return [t.verdict.rawValue, m, t.description]
+            [t.verdict.rawValue, Self.measured(t), t.description]
         }, leftColumns: [0, 2])
+    }
+
+    /// A target's measured figure in its unit ("–" when not measured).
+    static func measured(_ t: TargetResult) -> String {
+        t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
+    }
+
+    /// The machine and build lines both headers open with.
+    var machineLines: [String] {
+        let m = report.machine
+        return [
+            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
+            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        ]
     }
 
     /// The default header: what ran, where, and how, in lines that fit.
     var compactHeader: [String] {
         let m = report.machine
         let p = report.parameters
-        return [
-            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
-            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        return machineLines + [
             p.launchCount > 1
                 ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md; --wide for the details)"
                 : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(p.quick ? " (--quick)" : "")",
@@ -365,17 +376,14 @@ struct ReportTables {
 
     func targetsTable() -> Table {
         Table(headers: ["target", "measured", "verdict"], rows: report.targets.map { t in
-            let m = t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
-            return [t.description, m, t.verdict.rawValue]
+            [t.description, Self.measured(t), t.verdict.rawValue]
         }, leftColumns: [0, 2])
     }
 
     var header: [String] {
         let m = report.machine
         let p = report.parameters
-        return [
-            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
-            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        return machineLines + [
             p.launchCount > 1
                 ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md);"
                 : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
