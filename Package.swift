@@ -39,20 +39,29 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ]
+            ],
+            exclude: ["Stress"]
+        ),
+        // `bench stress`: scenarios, the runner and its arbiter, in the harness's Stress folder
+        // (reports through the harness's tables and formats, `package` access).
+        .target(
+            name: "SignalsStress",
+            dependencies: ["Signals", "SignalsHarness"],
+            path: "Sources/SignalsHarness/Stress"
         ),
         // The command-line front end: `swift run -c release bench`.
         .executableTarget(
             name: "bench",
             dependencies: [
                 "SignalsHarness",
+                "SignalsStress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(
             name: "SignalsHarnessTests",
-            dependencies: ["SignalsHarness", "Signals"],
+            dependencies: ["SignalsHarness", "SignalsStress", "Signals"],
             // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
             exclude: ["Stress/tsan-suppressions.txt"]
         ),

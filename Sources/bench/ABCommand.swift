@@ -56,6 +56,9 @@ struct ABCommand: ParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
+    @Flag(help: "Text with every column (the baseline's interval, launch pairs) and unwrapped lines; wider than 120 columns.")
+    var wide = false
+
     @Flag(help: "Calibrate instead of comparing: A/A and A against A′ (A plus a known added cost), --runs times per case; reports the false-alarm rate and the slowdowns found. Uses --baseline's build when given, else this executable; --budget is then the seconds of one run.")
     var calibrate = false
 
@@ -161,7 +164,7 @@ struct ABCommand: ParsableCommand {
                               thresholdPercent: thresholdPercent, budgetSeconds: budget, rows: rows)
         result.baselineBuild = baselineBuild
         result.currentBuild = currentBuild
-        try report.emit(result)
+        try report.emit(ABComparisonReport(report: result, wide: wide))
         if result.judgedRows.isEmpty {
             FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
             throw ExitCode(BenchExitCode.couldNotRun.rawValue)

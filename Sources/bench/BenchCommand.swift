@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SignalsHarness
+import SignalsStress
 
 /// `bench`: the project's benchmark harness. The work is in SignalsHarness; this target only
 /// parses arguments and maps outcomes to the exit codes of `BenchExitCode`.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Signals
 import SignalsHarness
+import SignalsStress
 
 /// `bench stress`: jcstress-style scenarios that try to break the library's concurrency
 /// promises on both delivery variants. The scenarios live in Sources/SignalsHarness/Stress/.

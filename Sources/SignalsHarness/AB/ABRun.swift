@@ -198,16 +198,43 @@ public enum ABFormat {
         return "\(f(r.estimate)) [\(f(r.lower))–\(f(r.upper))]"
     }
 
+    static func verdict(_ r: ABRow) -> String {
+        var verdict = r.change?.verdict.rawValue ?? ("not judged" + (r.note.map { ": " + $0 } ?? ""))
+        if r.baselineSpread?.bimodal == true || r.currentSpread?.bimodal == true { verdict += " (launches in separate modes)" }
+        if r.method != ABRow.servedMethod { verdict += " (whole launches)" }
+        return verdict
+    }
+
+    /// Every column: both sides' figures with their intervals, the ratio and the launch pairs.
     static func table(_ report: ABReport) -> Table {
         Table(headers: ["case", "subject", "baseline ns [95%]", "current ns [95%]", "current/baseline [95%]", "launches", "verdict"],
               rows: report.rows.map { r in
-                  var verdict = r.change?.verdict.rawValue ?? ("not judged" + (r.note.map { ": " + $0 } ?? ""))
-                  if r.baselineSpread?.bimodal == true || r.currentSpread?.bimodal == true { verdict += " (launches in separate modes)" }
-                  if r.method != ABRow.servedMethod { verdict += " (whole launches)" }
-                  return [r.key, r.subject.rawValue, withInterval(r.baseline), withInterval(r.current), ratio(r.change),
-                          String(r.baselineLaunches.count), verdict]
+                  [r.key, r.subject.rawValue, withInterval(r.baseline), withInterval(r.current), ratio(r.change),
+                   String(r.baselineLaunches.count), verdict(r)]
               }, leftColumns: [0, 1, 6])
     }
+
+    /// The columns that fit `TextReport.width`: the baseline's figure without its interval and
+    /// no launch count (both in `--wide`, JSON, CSV and Markdown); the verdict wraps under its
+    /// column. Where long case names would leave the verdict too narrow, each case becomes a
+    /// title line above its subjects' rows.
+    static func compactTable(_ report: ABReport) -> Table {
+        func figures(_ r: ABRow) -> [String] {
+            [r.subject.rawValue, r.baseline.map { Fmt.ns($0.estimate) } ?? "–", withInterval(r.current), ratio(r.change), verdict(r)]
+        }
+        let headers = ["subject", "baseline ns", "current ns [95%]", "ratio [95%]", "verdict"]
+        let flat = Table(headers: ["case"] + headers, rows: report.rows.map { [$0.key] + figures($0) }, leftColumns: [0, 1, 5])
+        if flat.prefixWidth <= TextReport.width - minimumVerdictWidth { return flat }
+        var grouped = Table(headers: headers, rows: [], leftColumns: [0, 4])
+        for r in report.rows {
+            if grouped.rows.isEmpty || report.rows[grouped.rows.count - 1].key != r.key { grouped.headings[grouped.rows.count] = r.key }
+            grouped.rows.append(figures(r))
+        }
+        return grouped
+    }
+
+    /// The narrowest the verdict column may get before the cases move to title lines.
+    static let minimumVerdictWidth = 32
 
     static func header(_ report: ABReport) -> [String] {
         let p = report.parameters
@@ -227,9 +254,12 @@ public enum ABFormat {
         ]
     }
 
-    public static func text(_ report: ABReport) -> String {
-        var out = header(report).map { wrapped($0) }.joined() + "\n" + table(report).text(maxWidth: TextReport.width)
-        out += "\n" + summary(report) + "\n"
+    /// Aligned text: within `TextReport.width` columns (prose wrapped, the verdict wrapped
+    /// under its column), or with `wide` every column and unwrapped lines.
+    public static func text(_ report: ABReport, wide: Bool = false) -> String {
+        var out = header(report).map { wide ? $0 + "\n" : wrapped($0) }.joined() + "\n"
+        out += wide ? table(report).text() : compactTable(report).text(maxWidth: TextReport.width)
+        out += "\n" + (wide ? summary(report) + "\n" : wrapped(summary(report)))
         return out
     }
 

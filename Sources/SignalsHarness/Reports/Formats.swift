@@ -2,12 +2,12 @@ import Foundation
 
 extension Table {
     /// RFC 4180 CSV: a header row, then one row per table row.
-    func csv() -> String {
+    package func csv() -> String {
         ([headers] + rows).map { CSV.line($0) }.joined()
     }
 
     /// An HTML table; numeric columns right-aligned.
-    func html() -> String {
+    package func html() -> String {
         var out = "<table>\n<thead><tr>"
         for (i, h) in headers.enumerated() { out += "<th\(leftColumns.contains(i) ? "" : " class=\"num\"")>\(HTML.escape(h))</th>" }
         out += "</tr></thead>\n<tbody>\n"
@@ -21,22 +21,22 @@ extension Table {
 }
 
 /// CSV cells and lines (RFC 4180: quoted when they hold a comma, quote or line break).
-enum CSV {
-    static func cell(_ s: String) -> String {
+package enum CSV {
+    package static func cell(_ s: String) -> String {
         s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
             ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
-    static func line(_ cells: [String]) -> String { cells.map(cell).joined(separator: ",") + "\n" }
+    package static func line(_ cells: [String]) -> String { cells.map(cell).joined(separator: ",") + "\n" }
     /// A number as CSV wants it: plain decimal, empty when absent or not finite.
-    static func number(_ v: Double?) -> String {
+    package static func number(_ v: Double?) -> String {
         guard let v, v.isFinite else { return "" }
         return String(format: "%.6g", v)
     }
 }
 
 /// One self-contained HTML page (inline CSS and SVG, no script, nothing fetched).
-enum HTML {
-    static func escape(_ s: String) -> String {
+package enum HTML {
+    package static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
@@ -54,7 +54,7 @@ enum HTML {
     """
 
     /// A page: title, the header lines as a list, the result line, then the body.
-    static func page(title: String, meta: [String], result: String?, passed: Bool, body: String) -> String {
+    package static func page(title: String, meta: [String], result: String?, passed: Bool, body: String) -> String {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>\(escape(title))</title>\n<style>\n\(style)\n</style>\n</head>\n<body>\n"
         out += "<h1>\(escape(title))</h1>\n<ul class=\"meta\">\n" + meta.map { "<li>\(escape($0))</li>\n" }.joined() + "</ul>\n"
         if let result { out += "<p class=\"\(passed ? "pass" : "fail")\" id=\"result\">\(escape(result))</p>\n" }

@@ -67,17 +67,30 @@ func wrapped(_ text: String, width: Int = TextReport.width, indent: Int = 2) -> 
 }
 
 /// One report table as rows of cells, rendered as aligned text or as Markdown.
-struct Table {
-    var headers: [String]
-    var rows: [[String]]
+package struct Table {
+    package var headers: [String]
+    package var rows: [[String]]
     /// Columns aligned left (the rest are numeric, aligned right).
-    var leftColumns: Set<Int> = [0]
+    package var leftColumns: Set<Int> = [0]
+    /// Lines printed above a row (by the row's index), outside the columns: a group's title.
+    package var headings: [Int: String] = [:]
 
-    func text() -> String { text(maxWidth: nil) }
+    package init(headers: [String], rows: [[String]], leftColumns: Set<Int> = [0], headings: [Int: String] = [:]) {
+        self.headers = headers; self.rows = rows; self.leftColumns = leftColumns; self.headings = headings
+    }
+
+    package func text() -> String { text(maxWidth: nil) }
+
+    /// The columns before the last, with their separators: where the last column starts.
+    var prefixWidth: Int {
+        var widths = headers.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        return widths.dropLast().reduce(0, +) + 2 * max(0, headers.count - 1)
+    }
 
     /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
     /// onto continuation lines under that column (the other columns are short figures).
-    func text(maxWidth: Int?) -> String {
+    package func text(maxWidth: Int?) -> String {
         var widths = headers.map(\.count)
         for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
         let last = headers.count - 1
@@ -103,11 +116,14 @@ struct Table {
         }
         var out = line(headers) + "\n"
         out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
-        for r in rows { out += lines(r) }
+        for (i, r) in rows.enumerated() {
+            if let h = headings[i] { out += (maxWidth.map { wrapped(h, width: $0) } ?? h + "\n") }
+            out += lines(r)
+        }
         return out
     }
 
-    func markdown() -> String {
+    package func markdown() -> String {
         func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
         var out = "| " + headers.map(esc).joined(separator: " | ") + " |\n"
         out += "|" + headers.indices.map { leftColumns.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
@@ -256,18 +272,29 @@ struct ReportTables {
     /// Targets with the description last, so it wraps.
     func compactTargetsTable() -> Table {
         Table(headers: ["verdict", "measured", "target"], rows: report.targets.map { t in
-            let m = t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
-            return [t.verdict.rawValue, m, t.description]
+            [t.verdict.rawValue, Self.measured(t), t.description]
         }, leftColumns: [0, 2])
+    }
+
+    /// A target's measured figure in its unit ("–" when not measured).
+    static func measured(_ t: TargetResult) -> String {
+        t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
+    }
+
+    /// The machine and build lines both headers open with.
+    var machineLines: [String] {
+        let m = report.machine
+        return [
+            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
+            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        ]
     }
 
     /// The default header: what ran, where, and how, in lines that fit.
     var compactHeader: [String] {
         let m = report.machine
         let p = report.parameters
-        return [
-            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
-            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        return machineLines + [
             p.launchCount > 1
                 ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md; --wide for the details)"
                 : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(p.quick ? " (--quick)" : "")",
@@ -349,17 +376,14 @@ struct ReportTables {
 
     func targetsTable() -> Table {
         Table(headers: ["target", "measured", "verdict"], rows: report.targets.map { t in
-            let m = t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
-            return [t.description, m, t.verdict.rawValue]
+            [t.description, Self.measured(t), t.verdict.rawValue]
         }, leftColumns: [0, 2])
     }
 
     var header: [String] {
         let m = report.machine
         let p = report.parameters
-        return [
-            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
-            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        return machineLines + [
             p.launchCount > 1
                 ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md);"
                 : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",

@@ -9,23 +9,17 @@ import Synchronization
 /// A caching multi (`playback()`) made while senders run: from its creation on, every send is
 /// accepted and cached, so a subscriber arriving after the end gets every accepted value once,
 /// in each sender's order, then the end; values refused before it existed never appear.
-public struct EagerMultiCreateScenario: StressScenario {
+public struct EagerMultiCreateScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "eager-multi-create" }
-    public var summary: String { "playback() made while T-1 threads send; late subscriber replays all" }
-    public var acceptableName: String { "every accepted value replayed once, in order" }
+    public let label = StressScenarioLabel("eager-multi-create", "playback() made while T-1 threads send; late subscriber replays all", acceptable: "every accepted value replayed once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let stream = StressStream(it, senders: senderCount)
         let box = StressLock<SignalMulti<StressMsg>?>(nil)
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
         var findings: [StressFinding] = []
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input")
-            let ledger = it.ledger
+            let (input, signal) = it.makeInput(signal: nil)
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     rng.hold()
@@ -33,17 +27,18 @@ public struct EagerMultiCreateScenario: StressScenario {
                     box.withLock { $0 = multi }
                     return
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
             guard let multi = box.withLock({ $0 }) else { return [.forbidden(StressCheck.setupFailed, "no multi")] }
             it.track(multi, "multi")
             if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
-            let output = multi.stressSubscribe(recorder, ledger: ledger)
+            let recorder = stream.recorder
+            let output = multi.stressSubscribe(recorder, ledger: it.ledger)
             _ = it.waitUntil("the end") { recorder.endCount > 0 }
             output.cancel()
             box.withLock { $0 = nil }
         }
-        findings += stressCheckStream("late playback subscriber", recorder, senders: senders, policy: StressStreamPolicy(expectedEnd: "complete"))
+        findings += stream.check("late playback subscriber", StressStreamPolicy(expectedEnd: "complete"))
         return findings
     }
 }
@@ -52,20 +47,17 @@ public struct EagerMultiCreateScenario: StressScenario {
 /// `.duplicate`, no delivery after `cancel()` returned, and across the subscriptions together
 /// every value at most once and in each sender's order (a value in transit at a cancel may be
 /// dropped).
-public struct ResubscribeRaceScenario: StressScenario {
+public struct ResubscribeRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "resubscribe-race" }
-    public var summary: String { "subscribe → cancel → subscribe on one Signal racing T-1 senders" }
-    public var acceptableName: String { "each value at most once, in order, no duplicate error" }
+    public let label = StressScenarioLabel("resubscribe-race", "subscribe → cancel → subscribe on one Signal racing T-1 senders", acceptable: "each value at most once, in order, no duplicate error")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
+        let stream = StressStream(it, senders: senderCount)
         let recorders = StressLock<[StressRecorder]>([])
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
+            let (input, signal) = it.makeInput()
             let ledger = it.ledger
             let shared = it.shared
             let done = Atomic<Int>(0)
@@ -84,7 +76,7 @@ public struct ResubscribeRaceScenario: StressScenario {
                     }
                     return
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
                 done.wrappingAdd(1, ordering: .releasing)
             }
         }
@@ -100,7 +92,7 @@ public struct ResubscribeRaceScenario: StressScenario {
                 }
             }
         }
-        findings += stressCheckEvents("subscriptions in turn", all, senders: senders,
+        findings += stressCheckEvents("subscriptions in turn", all, senders: stream.senders,
                                       policy: StressStreamPolicy(lossName: "value in transit at a cancel dropped", expectedEnd: nil))
         return findings
     }
@@ -109,21 +101,17 @@ public struct ResubscribeRaceScenario: StressScenario {
 /// `capture()` of a plain signal made while senders run, then subscribed with `resend`: the
 /// capture is active from the moment it is made, so every accepted value arrives (captured,
 /// held or live) exactly once, in order, then the end.
-public struct CaptureEagerScenario: StressScenario {
+public struct CaptureEagerScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "capture-eager-race" }
-    public var summary: String { "capture() of a plain signal racing T-1 senders, subscribed later" }
-    public var acceptableName: String { "every accepted value once, in order" }
+    public let label = StressScenarioLabel("capture-eager-race", "capture() of a plain signal racing T-1 senders, subscribed later", acceptable: "every accepted value once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: senderCount)
+        let recorder = stream.recorder
         var findings: [StressFinding] = []
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input")
+            let (input, signal) = it.makeInput(signal: nil)
             let ledger = it.ledger
             let outputBox = StressLock<SignalOutput<StressMsg>?>(nil)
             it.runActors(it.threads) { a, rng in
@@ -137,13 +125,12 @@ public struct CaptureEagerScenario: StressScenario {
                     outputBox.withLock { $0 = output }
                     return
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
-            if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
-            _ = it.waitUntil("the end") { recorder.endCount > 0 }
+            findings += stream.complete(input)
             outputBox.withLock { $0?.cancel(); $0 = nil }
         }
-        findings += stressCheckStream("capture subscriber", recorder, senders: senders, policy: StressStreamPolicy(expectedEnd: "complete"))
+        findings += stream.check("capture subscriber", StressStreamPolicy(expectedEnd: "complete"))
         return findings
     }
 }
@@ -151,11 +138,9 @@ public struct CaptureEagerScenario: StressScenario {
 /// `SignalJunction.bind` racing `disconnect` (a stale edge once gave a false `.loop`): afterwards, with A's junction
 /// disconnected, B's signal may feed A (no stale edge gives a false `.loop`), and A's graph
 /// is freed.
-public struct BindDisconnectRaceScenario: StressScenario {
+public struct BindDisconnectRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "bind-disconnect-race" }
-    public var summary: String { "junction.bind(to:) racing disconnect(); then the reverse bind" }
-    public var acceptableName: String { "no stale edge" }
+    public let label = StressScenarioLabel("bind-disconnect-race", "junction.bind(to:) racing disconnect(); then the reverse bind", acceptable: "no stale edge")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -197,11 +182,9 @@ public struct BindDisconnectRaceScenario: StressScenario {
 
 /// `generate(context: .global)` activated and deactivated from several threads at once
 /// (a context that runs callbacks concurrently): its callbacks never overlap and alternate input, nil.
-public struct GenerateGlobalCallbacksScenario: StressScenario {
+public struct GenerateGlobalCallbacksScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "generate-global-callbacks" }
-    public var summary: String { "T threads subscribe/cancel a multicast of generate(context: .global)" }
-    public var acceptableName: String { "callbacks serialized, alternating" }
+    public let label = StressScenarioLabel("generate-global-callbacks", "T threads subscribe/cancel a multicast of generate(context: .global)", acceptable: "callbacks serialized, alternating")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 4)

@@ -9,6 +9,7 @@
 // cached value arrived as the first held value instead: `values` was empty.
 
 import Signals
+import SignalsHarness
 import Synchronization
 
 #if canImport(Glibc)

@@ -28,11 +28,9 @@ final class StressCancelProbe: @unchecked Sendable {
 /// Handlers on two multicasts cancel branches of each other while two threads
 /// send into both. A cancel that waits for the other node's holder deadlocks (the watchdog
 /// reports it); a cancelled branch must not be entered after its `cancel()` returned.
-public struct CrossCancelScenario: StressScenario {
+public struct CrossCancelScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "cross-cancel" }
-    public var summary: String { "handlers on two multicasts cancel each other's branches while two threads send" }
-    public var acceptableName: String { "no deadlock, nothing after cancel" }
+    public let label = StressScenarioLabel("cross-cancel", "handlers on two multicasts cancel each other's branches while two threads send", acceptable: "no deadlock, nothing after cancel")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
@@ -57,11 +55,7 @@ public struct CrossCancelScenario: StressScenario {
         }
         it.runActors(max(2, it.threads)) { actor, rng in
             let input = actor % 2 == 0 ? inA : inB
-            for v in 0..<n {
-                _ = input.send(value: v)
-                rng.perturb()
-                if v & 31 == 0 { it.progress(actor, v) }
-            }
+            it.sendNumbers(n, actor: actor, random: &rng) { _ = input.send(value: $0) }
         }
         withExtendedLifetime((cancellerA, cancellerB)) {}
         let late = (onA + onB).reduce(0) { $0 + $1.lateCalls.load(ordering: .relaxed) }
@@ -75,11 +69,9 @@ public struct CrossCancelScenario: StressScenario {
 /// A stage on a `.queue` context with values queued behind it is cancelled;
 /// no call of its closure may begin after `cancel()` returned (the one running may finish, and
 /// one may have begun between the holder's check and the cancel's return).
-public struct QueueStageCancelScenario: StressScenario {
+public struct QueueStageCancelScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "queue-stage-cancel" }
-    public var summary: String { "cancel() of a subscription whose .queue stage has a backlog, while senders send" }
-    public var acceptableName: String { "stage stops at cancel" }
+    public let label = StressScenarioLabel("queue-stage-cancel", "cancel() of a subscription whose .queue stage has a backlog, while senders send", acceptable: "stage stops at cancel")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -112,11 +104,9 @@ public struct QueueStageCancelScenario: StressScenario {
 
 /// Sources of a merged input complete while values flow through the others
 /// (`.none` or `.errors` propagation); every ended source must be gone.
-public struct MergedSourceEndScenario: StressScenario {
+public struct MergedSourceEndScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "merged-source-end" }
-    public var summary: String { "merged sources complete while others send; ended sources must be removed" }
-    public var acceptableName: String { "ended sources removed" }
+    public let label = StressScenarioLabel("merged-source-end", "merged sources complete while others send; ended sources must be removed", acceptable: "ended sources removed")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
@@ -151,11 +141,9 @@ public struct MergedSourceEndScenario: StressScenario {
 /// triggered from several threads while others send into that input. The inner subscription
 /// must be refused (`.loop`); a value that went round the loop is a broken promise, and an
 /// endless cycle is caught by the watchdog.
-public struct InnerLoopScenario: StressScenario {
+public struct InnerLoopScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "inner-loop" }
-    public var summary: String { "flatMap inner subscriptions that would close a loop, triggered while values flow" }
-    public var acceptableName: String { "loop refused" }
+    public let label = StressScenarioLabel("inner-loop", "flatMap inner subscriptions that would close a loop, triggered while values flow", acceptable: "loop refused")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
@@ -169,10 +157,8 @@ public struct InnerLoopScenario: StressScenario {
         let watcher = multiA.subscribeValues { _ in }
         let bound = junction.bind(to: inA)
         it.runActors(max(2, it.threads)) { actor, rng in
-            for v in 0..<n {
+            it.sendNumbers(n, actor: actor, random: &rng) { v in
                 _ = actor == 0 ? trigger.send(value: v) : inA.send(value: v)
-                rng.perturb()
-                if v & 31 == 0 { it.progress(actor, v) }
             }
         }
         junction.cancel()

@@ -23,36 +23,29 @@ func stressCheckRefusalIsFinal(_ who: String, senders: [StressSender]) -> [Stres
 /// Arbiter: every value whose `send` returned nil arrives exactly once, in per-sender order,
 /// before the end (a lost accepted value is FORBIDDEN, not a tolerated drop); the end arrives
 /// once and is `complete`; once a sender's send is refused, all its later sends are refused.
-public struct SendCompleteRaceScenario: StressScenario {
+public struct SendCompleteRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "send-complete-race" }
-    public var summary: String { "sends racing complete(): nil means delivered, nothing after the end" }
-    public var acceptableName: String { "every accepted value delivered before the end" }
+    public let label = StressScenarioLabel("send-complete-race", "sends racing complete(): nil means delivered, nothing after the end", acceptable: "every accepted value delivered before the end")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: senderCount)
         let completeAt = it.random.below(2_000)
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
-            let output = signal.stressSubscribe(recorder, ledger: it.ledger)
-            it.track(output, "output")
-            let ledger = it.ledger
+            let (input, signal) = it.makeInput()
+            let output = stream.subscribe(signal)
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     stressSpin(completeAt)
                     input.complete()
                     return
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
             output.cancel()
         }
-        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
-            lossName: nil, expectedEnd: "complete")) + stressCheckRefusalIsFinal("input", senders: senders)
+        return stream.check("subscriber", StressStreamPolicy(lossName: nil, expectedEnd: "complete"))
+            + stressCheckRefusalIsFinal("input", senders: stream.senders)
     }
 }
 
@@ -66,23 +59,19 @@ public struct SendCompleteRaceScenario: StressScenario {
 /// order, no duplicates; every value the merged input accepted arrives (the source's values
 /// may be dropped when they come after the merged end: its `send` was accepted by the source,
 /// whose subscriber, the merged input, ended).
-public struct MergedEndRaceScenario: StressScenario {
+public struct MergedEndRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "merged-end-race" }
-    public var summary: String { "a merged source's values racing the merged input's complete(): a stage sees nothing after the end" }
-    public var acceptableName: String { "nothing after the end" }
-    public var minimumThreads: Int { 3 }
+    public let label = StressScenarioLabel("merged-end-race", "a merged source's values racing the merged input's complete(): a stage sees nothing after the end", acceptable: "nothing after the end", minimumThreads: 3)
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: senderCount)
+        let senders = stream.senders, recorder = stream.recorder
         let completeAt = it.random.below(2_000)
         do {
             let (merged, signal) = Signal<StressMsg>.createMergedInput(delivery: it.variant)
-            let (source, sourceSignal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(merged, "merged input"); it.track(source, "source input")
+            it.track(merged, "merged input")
+            let (source, sourceSignal) = it.makeInput("source input", signal: nil)
             let token = it.ledger.token()
             let output = signal.transform { (r: Result<StressMsg, SignalEnd>, next: SignalNext<StressMsg>) in
                 withExtendedLifetime(token) { recorder.receive(r) }
@@ -92,18 +81,16 @@ public struct MergedEndRaceScenario: StressScenario {
             if merged.add(sourceSignal, closePropagation: .none) != nil {
                 return [.forbidden("merge refused", "a fresh source was refused")]
             }
-            let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     stressSpin(completeAt)
                     merged.complete()
                     return
                 }
-                let s = senders[a]
                 // Sender 0 feeds the source (its values reach the merged node through the
                 // source's feeder); the others send into the merged input directly.
                 let into: SignalInput<StressMsg> = a == 0 ? source : merged
-                s.sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { into.send(value: $0) }
+                stream.sendAll(a, random: &rng) { into.send(value: $0) }
             }
             output.cancel()
             source.complete()
@@ -111,7 +98,7 @@ public struct MergedEndRaceScenario: StressScenario {
         // The source's accepted values may go unseen (see the type's comment); the merged
         // input's may not.
         for s in senders where s.id != 0 { s.mustArriveBelow = s.status.count }
-        return stressCheckStream("transform stage", recorder, senders: senders, policy: StressStreamPolicy(
+        return stream.check("transform stage", StressStreamPolicy(
             lossName: "source value after the merged end, dropped", expectedEnd: "complete"))
             + stressCheckRefusalIsFinal("merged input", senders: Array(senders.dropFirst()))
     }

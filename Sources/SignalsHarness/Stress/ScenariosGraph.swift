@@ -63,12 +63,13 @@ public enum StressMultiKind: String, Sendable, CaseIterable {
 /// value for `continuous`, all values for `playback`, none for `multicast`), once; then live
 /// values with no gap, repeat or reordering; nothing after `cancel()` returns; no
 /// overlapping entry. The standing subscriber gets everything once, in order, end last.
-public struct MultiChurnScenario: StressScenario {
+public struct MultiChurnScenario: LabelledStressScenario {
     public let kind: StressMultiKind
     public init(_ kind: StressMultiKind) { self.kind = kind }
-    public var name: String { "multi-\(kind.rawValue)" }
-    public var summary: String { "subscribe/cancel racing with delivery on a \(kind.rawValue)() SignalMulti" }
-    public var acceptableName: String { "cache first and once, then live values, nothing after cancel" }
+    public var label: StressScenarioLabel {
+        StressScenarioLabel("multi-\(kind.rawValue)", "subscribe/cancel racing with delivery on a \(kind.rawValue)() SignalMulti",
+                            acceptable: "cache first and once, then live values, nothing after cancel")
+    }
 
     final class Log: @unchecked Sendable {
         var entries: [(before: Int, immediate: Int, recorder: StressRecorder)] = []
@@ -171,31 +172,25 @@ public struct MultiChurnScenario: StressScenario {
 /// Arbiter: values arrive at most once and in each sender's order (a value in transit across
 /// a rebind may be dropped: INTERESTING); the source's end goes through the junction and
 /// arrives once, last.
-public struct JunctionRebindScenario: StressScenario {
+public struct JunctionRebindScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "junction-rebind" }
-    public var summary: String { "junction bind/disconnect racing with delivery" }
-    public var acceptableName: String { "all delivered once, in order, end last" }
+    public let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: senderCount)
         let errors = StressLock<[String]>([])
         var findings: [StressFinding] = []
         do {
-            let (source, sourceSignal) = Signal<StressMsg>.create(delivery: it.variant)
+            let (source, sourceSignal) = it.makeInput("source input", signal: "source signal")
             let junction = sourceSignal.junction()
-            let (target, targetSignal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(source, "source input"); it.track(sourceSignal, "source signal"); it.track(junction, "junction")
-            it.track(target, "target input"); it.track(targetSignal, "target signal")
-            let output = targetSignal.stressSubscribe(recorder, ledger: it.ledger)
-            it.track(output, "output")
+            it.track(junction, "junction")
+            let (target, targetSignal) = it.makeInput("target input", signal: "target signal")
+            let output = stream.subscribe(targetSignal)
             if let error = junction.bind(to: target) {
                 return [.forbidden(StressCheck.setupFailed, "bind: \(error)")]
             }
-            let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     for k in 0..<max(4, n / 8) {
@@ -210,15 +205,16 @@ public struct JunctionRebindScenario: StressScenario {
                     }
                     return
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { source.send(value: $0) }
+                stream.sendAll(a, random: &rng) { source.send(value: $0) }
             }
             if let e = source.complete() { findings.append(.forbidden(StressCheck.setupFailed, "source complete() returned \(e)")) }
+            let recorder = stream.recorder
             it.waitUntil("the end", timeoutSeconds: 2) { recorder.endCount > 0 }
             output.cancel()
             junction.cancel()
         }
         for e in errors.withLock({ $0 }) { findings.append(.forbidden(StressCheck.setupFailed, e)) }
-        findings += stressCheckStream("target subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+        findings += stream.check("target subscriber", StressStreamPolicy(
             lossName: "value dropped in transit during rebind", expectedEnd: "complete"))
         return findings
     }
@@ -232,11 +228,9 @@ public struct JunctionRebindScenario: StressScenario {
 /// Arbiter, per capture: the captured values followed by what the subscription got keep each
 /// sender's order with no gap and no repeat (a value that arrives between `capture()` and
 /// `subscribe` is held, not lost or duplicated); nothing after cancel; no overlapping entry.
-public struct CaptureSubscribeScenario: StressScenario {
+public struct CaptureSubscribeScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "capture-subscribe" }
-    public var summary: String { "capture() then subscribe racing with senders" }
-    public var acceptableName: String { "captured + held + live values contiguous, once, in order" }
+    public let label = StressScenarioLabel("capture-subscribe", "capture() then subscribe racing with senders", acceptable: "captured + held + live values contiguous, once, in order")
 
     final class Log: @unchecked Sendable {
         var entries: [(captured: [StressEvent], recorder: StressRecorder, began: Int)] = []
@@ -307,11 +301,9 @@ public struct CaptureSubscribeScenario: StressScenario {
 /// whose deactivation was announced accepts nothing; each subscription gets values of one
 /// activation only, once and in order across subscriptions; a value accepted just before a
 /// deactivation may be dropped (INTERESTING).
-public struct GenerateReactivationScenario: StressScenario {
+public struct GenerateReactivationScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "generate-reactivate" }
-    public var summary: String { "generate re-activation racing with cancel and senders" }
-    public var acceptableName: String { "one activation per subscription, in order, nothing stale" }
+    public let label = StressScenarioLabel("generate-reactivate", "generate re-activation racing with cancel and senders", acceptable: "one activation per subscription, in order, nothing stale")
 
     final class State: @unchecked Sendable {
         let current = StressLock<(input: SignalInput<StressMsg>?, generation: Int)>((nil, 0))
@@ -424,17 +416,15 @@ public struct GenerateReactivationScenario: StressScenario {
 /// subscriber, and a subscriber on a concurrent queue.
 ///
 /// Arbiter: no stage or handler entered concurrently, everything once, in order, end last.
-public struct GlobalContextScenario: StressScenario {
+public struct GlobalContextScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "global-handlers" }
-    public var summary: String { "handlers and a map stage on .global / concurrent queues never overlap" }
-    public var acceptableName: String { "no overlap, all delivered once, in order" }
+    public let label = StressScenarioLabel("global-handlers", "handlers and a map stage on .global / concurrent queues never overlap", acceptable: "no overlap, all delivered once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
-        let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
-        let first = StressRecorder(capacity: it.threads * n + 4, perturber: it.shared)
-        let second = StressRecorder(capacity: it.threads * n + 4, perturber: it.shared)
+        // Two subscribers of the same senders: the stream's recorder and one more like it.
+        let stream = StressStream(it, senders: it.threads)
+        let first = stream.recorder
+        let second = StressRecorder(capacity: it.threads * it.operations + 4, perturber: it.shared)
         let stage = StressStage(shared: it.shared)
         let concurrent = DispatchQueue(label: "stress.concurrent", attributes: .concurrent)
         var findings: [StressFinding] = []
@@ -444,12 +434,11 @@ public struct GlobalContextScenario: StressScenario {
             let token = it.ledger.token()
             let mapped = multi.map(context: .global) { m in withExtendedLifetime(token) { stage.pass(m) } }
             it.track(mapped, "mapped signal")
-            let out1 = mapped.stressSubscribe(first, ledger: it.ledger, context: .global)
+            let out1 = stream.subscribe(mapped, as: "global output", context: .global)
             let out2 = multi.stressSubscribe(second, ledger: it.ledger, context: .concurrent(concurrent))
-            it.track(out1, "global output"); it.track(out2, "concurrent-queue output")
-            let ledger = it.ledger
+            it.track(out2, "concurrent-queue output")
             it.runActors(it.threads) { a, rng in
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
             if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
             it.waitUntil("the ends") { first.endCount > 0 && second.endCount > 0 }
@@ -457,8 +446,8 @@ public struct GlobalContextScenario: StressScenario {
             out2.cancel()
         }
         findings += stage.findings("map stage on .global")
-        findings += stressCheckStream(".global subscriber", first, senders: senders, policy: StressStreamPolicy(expectedEnd: "complete"))
-        findings += stressCheckStream("concurrent-queue subscriber", second, senders: senders, policy: StressStreamPolicy(expectedEnd: "complete"))
+        findings += stream.check(".global subscriber", StressStreamPolicy(expectedEnd: "complete"))
+        findings += stressCheckStream("concurrent-queue subscriber", second, senders: stream.senders, policy: StressStreamPolicy(expectedEnd: "complete"))
         return findings
     }
 }
@@ -489,44 +478,36 @@ final class StressStage: @unchecked Sendable {
 /// queue, fed by T threads.
 ///
 /// Arbiter: no stage entered concurrently; everything once, in each sender's order, end last.
-public struct ContextChainScenario: StressScenario {
+public struct ContextChainScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "context-chain" }
-    public var summary: String { "stages across serial, concurrent and global queues keep order" }
-    public var acceptableName: String { "no overlap, all delivered once, in order" }
+    public let label = StressScenarioLabel("context-chain", "stages across serial, concurrent and global queues keep order", acceptable: "no overlap, all delivered once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
-        let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: it.threads * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: it.threads)
         let stages = (0..<3).map { _ in StressStage(shared: it.shared) }
         let serialA = DispatchQueue(label: "stress.serial.a")
         let concurrent = DispatchQueue(label: "stress.concurrent", attributes: .concurrent)
         let serialB = DispatchQueue(label: "stress.serial.b")
         var findings: [StressFinding] = []
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
+            let (input, signal) = it.makeInput()
             let token = it.ledger.token()
             let chain = signal
                 .map(context: .queue(serialA)) { m in withExtendedLifetime(token) { stages[0].pass(m) } }
                 .filter(context: .concurrent(concurrent)) { m in stages[1].pass(m).seq >= 0 }
                 .map(context: .global) { m in stages[2].pass(m) }
             it.track(chain, "chain")
-            let output = chain.stressSubscribe(recorder, ledger: it.ledger, context: .queue(serialB))
-            it.track(output, "output")
-            let ledger = it.ledger
+            let output = stream.subscribe(chain, context: .queue(serialB))
             it.runActors(it.threads) { a, rng in
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
-            if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
-            it.waitUntil("the end") { recorder.endCount > 0 }
+            findings += stream.complete(input)
             output.cancel()
         }
         for (i, name) in ["serial-queue map", "concurrent-queue filter", ".global map"].enumerated() {
             findings += stages[i].findings(name)
         }
-        findings += stressCheckStream("serial-queue subscriber", recorder, senders: senders, policy: StressStreamPolicy(expectedEnd: "complete"))
+        findings += stream.check("serial-queue subscriber", StressStreamPolicy(expectedEnd: "complete"))
         return findings
     }
 }
@@ -585,11 +566,9 @@ public enum StressCatalogue {
 }
 
 /// `DeliveryQueueScenario` on the queue type of the variant under test.
-public struct StressVariantQueueScenario: StressScenario {
+public struct StressVariantQueueScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "delivery-queue" }
-    public var summary: String { "T threads into the variant's bare DeliveryQueue (sync, async, re-entrant)" }
-    public var acceptableName: String { "all delivered once, in order" }
+    public let label = StressScenarioLabel("delivery-queue", "T threads into the variant's bare DeliveryQueue (sync, async, re-entrant)", acceptable: "all delivered once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         switch it.variant {

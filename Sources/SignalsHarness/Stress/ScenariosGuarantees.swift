@@ -33,11 +33,9 @@ import Synchronization
 /// exactly once, in per-sender order, before the end (`accepted value lost` is FORBIDDEN here);
 /// nothing after the end (`value after end`); the end once, `complete`; once a sender's send
 /// is refused, all its later sends are refused too.
-public struct EndRaceRoundsScenario: StressScenario {
+public struct EndRaceRoundsScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "end-race-rounds" }
-    public var summary: String { "16 rounds per iteration of senders racing complete() on a fresh input: a stage is given nothing after the end, every accepted value before it" }
-    public var acceptableName: String { "every accepted value before the end, nothing after" }
+    public let label = StressScenarioLabel("end-race-rounds", "16 rounds per iteration of senders racing complete() on a fresh input: a stage is given nothing after the end, every accepted value before it", acceptable: "every accepted value before the end, nothing after")
 
     /// Rounds per iteration.
     static let rounds = 16
@@ -47,12 +45,11 @@ public struct EndRaceRoundsScenario: StressScenario {
         let senderCount = it.threads - 1
         let ledger = it.ledger
         for round in 0..<Self.rounds {
-            let senders = (0..<senderCount).map { StressSender(id: $0, capacity: perRound) }
-            let recorder = StressRecorder(capacity: senderCount * perRound + 4, perturber: it.shared)
+            let stream = StressStream(it, senders: senderCount, operations: perRound)
+            let senders = stream.senders, recorder = stream.recorder
             let completeAt = it.random.below(600)
             do {
-                let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-                it.track(input, "input"); it.track(signal, "signal")
+                let (input, signal) = it.makeInput()
                 let token = ledger.token()
                 let output = signal.transform { (r: Result<StressMsg, SignalEnd>, next: SignalNext<StressMsg>) in
                     withExtendedLifetime(token) { recorder.receive(r) }
@@ -79,8 +76,8 @@ public struct EndRaceRoundsScenario: StressScenario {
                 }
                 output.cancel()
             }
-            let findings = stressCheckStream("round \(round), transform stage", recorder, senders: senders, policy: StressStreamPolicy(
-                lossName: nil, expectedEnd: "complete")) + stressCheckRefusalIsFinal("round \(round), input", senders: senders)
+            let findings = stream.check("round \(round), transform stage", StressStreamPolicy(lossName: nil, expectedEnd: "complete"))
+                + stressCheckRefusalIsFinal("round \(round), input", senders: senders)
             if !findings.isEmpty { return findings }
         }
         return []
@@ -112,12 +109,9 @@ final class StressFlag: Sendable {
 ///
 /// Arbiter, per round: exactly one contender wins and the others are refused with
 /// `.duplicate`; a probe value sent afterwards reaches exactly one of them.
-public struct SingleOutputRaceScenario: StressScenario {
+public struct SingleOutputRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "single-output-race" }
-    public var summary: String { "a subscribe, a junction bind and a merged add race for one signal's output: exactly one wins" }
-    public var acceptableName: String { "exactly one winner, the probe reaches it once" }
-    public var minimumThreads: Int { 3 }
+    public let label = StressScenarioLabel("single-output-race", "a subscribe, a junction bind and a merged add race for one signal's output: exactly one wins", acceptable: "exactly one winner, the probe reaches it once", minimumThreads: 3)
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         for round in 0..<8 {
@@ -199,11 +193,9 @@ public struct SingleOutputRaceScenario: StressScenario {
 /// "A connection that would create a loop is refused": two threads bind A's junction to B's
 /// input and B's junction to A's input at once (16 pairs per iteration). Exactly one bind wins;
 /// the other is refused with `.loop`.
-public struct LoopBindRaceScenario: StressScenario {
+public struct LoopBindRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "loop-bind-race" }
-    public var summary: String { "two threads bind A→B and B→A at once: exactly one wins, the other is refused with .loop" }
-    public var acceptableName: String { "one bind, one .loop" }
+    public let label = StressScenarioLabel("loop-bind-race", "two threads bind A→B and B→A at once: exactly one wins, the other is refused with .loop", acceptable: "one bind, one .loop")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         for round in 0..<16 {
@@ -238,11 +230,9 @@ public struct LoopBindRaceScenario: StressScenario {
 /// only `.duplicate` (another actor held the output), or a prefix of 1, 2, 3, complete (a value
 /// in transit at the cancel may be missing at the end, never at the start). A scan that kept its
 /// state from an earlier activation would give 4, 5, 6….
-public struct StateResetRaceScenario: StressScenario {
+public struct StateResetRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "state-reset-race" }
-    public var summary: String { "T threads subscribe and cancel one scan over just(1, 1, 1): each activation starts from the initial state" }
-    public var acceptableName: String { "every activation from fresh state" }
+    public let label = StressScenarioLabel("state-reset-race", "T threads subscribe and cancel one scan over just(1, 1, 1): each activation starts from the initial state", acceptable: "every activation from fresh state")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let signal = Signal<Int>.just(1, 1, 1, delivery: it.variant).scan(initialValue: 0) { $0 + $1 }

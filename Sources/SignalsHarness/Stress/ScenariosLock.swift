@@ -12,11 +12,9 @@ import Synchronization
 /// Arbiter: never two threads inside at once, every section counted exactly once, the lock
 /// free at the end. A wake-up that is lost leaves a waiter parked for good: the watchdog
 /// reports it as a hang.
-public struct LockParkingScenario: StressScenario {
+public struct LockParkingScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "lock-parking" }
-    public var summary: String { "T threads through the mutex variant's lock; some holders keep it long enough that waiters park" }
-    public var acceptableName: String { "one holder at a time, no section lost" }
+    public let label = StressScenarioLabel("lock-parking", "T threads through the mutex variant's lock; some holders keep it long enough that waiters park", acceptable: "one holder at a time, no section lost")
 
     final class Shared: @unchecked Sendable {
         // Unchecked: `sections` is touched only between lock() and unlock().

@@ -29,11 +29,9 @@ extension StressCounter {
 }
 
 /// Cancels from inside deliveries: exactly "nothing after `cancel()` returns", also for a branch cancelled by a handler running on another graph.
-public struct InnerCancelScenario: StressScenario {
+public struct InnerCancelScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "inner-cancel" }
-    public var summary: String { "handlers cancel multicast branches, capture subscriptions and junction targets of this and another graph while threads send" }
-    public var acceptableName: String { "nothing after cancel" }
+    public let label = StressScenarioLabel("inner-cancel", "handlers cancel multicast branches, capture subscriptions and junction targets of this and another graph while threads send", acceptable: "nothing after cancel")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations / 4)
@@ -78,11 +76,7 @@ public struct InnerCancelScenario: StressScenario {
         }
         it.runActors(max(2, it.threads)) { actor, rng in
             let input = actor % 2 == 0 ? inA : inB
-            for v in 0..<(2 * n) {
-                _ = input.send(value: v)
-                rng.perturb()
-                if v & 31 == 0 { it.progress(actor, v) }
-            }
+            it.sendNumbers(2 * n, actor: actor, random: &rng) { _ = input.send(value: $0) }
         }
         withExtendedLifetime((cancellerA, cancellerB, junctions)) {}
         let late = (onA + onB).reduce(0) { $0 + $1.lateCalls.load(ordering: .relaxed) }
@@ -94,11 +88,9 @@ public struct InnerCancelScenario: StressScenario {
 }
 
 /// Each sender's order, re-entrant sends included: a thread's direct sends and the re-entrant sends it makes from handlers keep one order.
-public struct ReentrantOrderScenario: StressScenario {
+public struct ReentrantOrderScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "reentrant-order" }
-    public var summary: String { "handlers send re-entrantly while T threads send; each thread's sends (direct and re-entrant) arrive in the order it made them" }
-    public var acceptableName: String { "every sender's order kept" }
+    public let label = StressScenarioLabel("reentrant-order", "handlers send re-entrantly while T threads send; each thread's sends (direct and re-entrant) arrive in the order it made them", acceptable: "every sender's order kept")
 
     /// A value: the sending thread's actor number, whether it was sent from inside a handler,
     /// and that thread's running count of sends (direct and re-entrant share it).
@@ -163,11 +155,9 @@ public struct ReentrantOrderScenario: StressScenario {
 /// prefix: a chain unbound early is cut short), the chain ends exactly once, and a chain that
 /// ends with `complete` saw all eight values. A straggling end of an earlier activation (or one
 /// that closed the reopened queue to the new activation's values) makes a chain complete early.
-public struct RebindGenerationScenario: StressScenario {
+public struct RebindGenerationScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "rebind-generation" }
-    public var summary: String { "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end" }
-    public var acceptableName: String { "every chain in order, one end, complete only when whole" }
+    public let label = StressScenarioLabel("rebind-generation", "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end", acceptable: "every chain in order, one end, complete only when whole")
 
     static let length = 8
 

@@ -57,36 +57,31 @@ public func stressCheckRealTimeOrder(_ who: String, _ events: [StressEvent], sen
 ///
 /// Arbiter: every accepted value exactly once, in per-sender order, and in real-time order
 /// (`stressCheckRealTimeOrder`); the end is `complete`.
-public struct RealTimeOrderScenario: StressScenario {
+public struct RealTimeOrderScenario: LabelledStressScenario {
     /// With `returnsEarly`, a deliberately broken send path: every fourth value is kept back
     /// and reported accepted at once, then sent just before the sender's next value (per-sender
     /// order kept, as a combining sender that returned before publishing its batch would keep
     /// it). The tests run it to show the arbiter catches that fault; `bench stress` never does.
     public init(returnsEarly: Bool = false) { self.returnsEarly = returnsEarly }
     let returnsEarly: Bool
-    public var name: String { "real-time-order" }
-    public var summary: String { "a send that returned before another began is delivered first, across threads" }
-    public var acceptableName: String { "delivered in real-time order" }
-    public var minimumThreads: Int { 3 }
+    public let label = StressScenarioLabel("real-time-order", "a send that returned before another began is delivered first, across threads", acceptable: "delivered in real-time order", minimumThreads: 3)
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let clock = StressOrderClock()
-        let senders = (0..<senderCount).map { id -> StressSender in
-            let s = StressSender(id: id, capacity: n)
+        let stream = StressStream(it, senders: senderCount)
+        let senders = stream.senders, recorder = stream.recorder
+        // Stamped by hand, with the order clock, around each send.
+        for s in senders {
             s.startedAt = [Int](repeating: Int.max, count: s.status.count)
             s.returnedAt = s.startedAt
-            return s
         }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
         // The baton: the last sender whose send returned, and a count of passes.
         let baton = Atomic<Int>(0)
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
-            let output = signal.stressSubscribe(recorder, ledger: it.ledger)
-            it.track(output, "output")
+            let (input, signal) = it.makeInput()
+            let output = stream.subscribe(signal)
             let ledger = it.ledger
             let returnsEarly = self.returnsEarly
             it.runActors(senderCount) { a, rng in
@@ -124,7 +119,7 @@ public struct RealTimeOrderScenario: StressScenario {
             output.cancel()
         }
         let events = recorder.events
-        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
-            lossName: nil, expectedEnd: "complete")) + stressCheckRealTimeOrder("subscriber", events, senders: senders)
+        return stream.check("subscriber", StressStreamPolicy(lossName: nil, expectedEnd: "complete"))
+            + stressCheckRealTimeOrder("subscriber", events, senders: senders)
     }
 }

@@ -8,27 +8,22 @@ import Synchronization
 /// Arbiter: exactly once or refused, per-sender FIFO, no overlapping handler entry, one end and
 /// last. Values actor 0 sent before its own `complete()` must arrive; another sender's value
 /// accepted while the end raced it may be dropped (INTERESTING).
-public struct ConcurrentSendScenario: StressScenario {
+public struct ConcurrentSendScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "send-concurrent" }
-    public var summary: String { "T threads send into one input (half the time one of them ends it midway)" }
-    public var acceptableName: String { "all delivered once, in order, end last" }
+    public let label = StressScenarioLabel("send-concurrent", "T threads send into one input (half the time one of them ends it midway)", acceptable: "all delivered once, in order, end last")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
-        let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: it.threads * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: it.threads)
         let endRace = it.random.below(2) == 0
         let completeAt = endRace ? it.random.below(n) : -1
         var findings: [StressFinding] = []
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
-            let output = signal.stressSubscribe(recorder, ledger: it.ledger)
-            it.track(output, "output")
+            let (input, signal) = it.makeInput()
+            let output = stream.subscribe(signal)
             let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
-                let s = senders[a]
+                let s = stream.senders[a]
                 for i in 0..<n {
                     if a == 0 && i == completeAt {
                         s.mustArriveBelow = i
@@ -42,10 +37,10 @@ public struct ConcurrentSendScenario: StressScenario {
             if !endRace, let e = input.complete() {
                 findings.append(.forbidden(StressCheck.setupFailed, "complete() after the senders returned \(e)"))
             }
-            it.waitUntil("the end") { recorder.endCount > 0 }
+            it.waitUntil("the end") { stream.recorder.endCount > 0 }
             output.cancel()
         }
-        findings += stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+        findings += stream.check("subscriber", StressStreamPolicy(
             lossName: endRace ? "accepted value dropped: its send raced the end" : nil, expectedEnd: "complete"))
         return findings
     }
@@ -57,25 +52,21 @@ public struct ConcurrentSendScenario: StressScenario {
 /// Arbiter: the direct sender's values exactly once; source values once at most (a value in
 /// transit when its source is removed may be dropped: INTERESTING), per-sender FIFO, no
 /// overlapping entry, one end, last.
-public struct MergedMutationScenario: StressScenario {
+public struct MergedMutationScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "merged-add-remove" }
-    public var summary: String { "senders into a merged input while another thread adds and removes its sources" }
-    public var acceptableName: String { "all delivered once, in order, end last" }
-    public var minimumThreads: Int { 3 }
+    public let label = StressScenarioLabel("merged-add-remove", "senders into a merged input while another thread adds and removes its sources", acceptable: "all delivered once, in order, end last", minimumThreads: 3)
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let sourceCount = it.threads - 2
-        let senders = (0...sourceCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: (sourceCount + 1) * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: sourceCount + 1)
+        let senders = stream.senders
         var findings: [StressFinding] = []
         let mutatorErrors = StressLock<[String]>([])
         do {
             let (merged, signal) = Signal<StressMsg>.createMergedInput(delivery: it.variant)
             it.track(merged, "merged input"); it.track(signal, "merged signal")
-            let output = signal.stressSubscribe(recorder, ledger: it.ledger)
-            it.track(output, "output")
+            let output = stream.subscribe(signal)
             var sourceInputs: [SignalInput<StressMsg>] = []
             var sources: [SignalMulti<StressMsg>] = []
             for s in 0..<sourceCount {
@@ -121,15 +112,12 @@ public struct MergedMutationScenario: StressScenario {
                     if i & 31 == 0 { it.progress(a, i) }
                 }
             }
-            if let e = merged.complete() {
-                findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)"))
-            }
-            it.waitUntil("the end") { recorder.endCount > 0 }
+            findings += stream.complete(merged)
             output.cancel()
         }
         for e in mutatorErrors.withLock({ $0 }) { findings.append(.forbidden(StressCheck.setupFailed, e)) }
         senders[0].mustArriveBelow = n
-        findings += stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+        findings += stream.check("subscriber", StressStreamPolicy(
             lossName: "source value dropped in transit during add/remove", expectedEnd: "complete"))
         return findings
     }
@@ -139,21 +127,19 @@ public struct MergedMutationScenario: StressScenario {
 ///
 /// Arbiter: a re-entrant send is queued, never nested (no overlapping or nested entry), the
 /// re-sent values keep their order (pseudo-sender T), everything exactly once, end last.
-public struct ReentrantSendScenario: StressScenario {
+public struct ReentrantSendScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "reentrant-send" }
-    public var summary: String { "a handler re-sends into its own input while other threads send" }
-    public var acceptableName: String { "re-entrant sends queued, all delivered once, in order" }
+    public let label = StressScenarioLabel("reentrant-send", "a handler re-sends into its own input while other threads send", acceptable: "re-entrant sends queued, all delivered once, in order")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
-        let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
+        // Room for the re-sent values too: up to three generations of them.
+        let stream = StressStream(it, senders: it.threads, spare: it.threads * n * 3 + 8)
+        let recorder = stream.recorder
         let resender = StressSender(id: it.threads, capacity: it.threads * n * 3 + 4)
-        let recorder = StressRecorder(capacity: it.threads * n * 4 + 8, perturber: it.shared)
         var findings: [StressFinding] = []
         do {
-            let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-            it.track(input, "input"); it.track(signal, "signal")
+            let (input, signal) = it.makeInput()
             let ledger = it.ledger
             let token = ledger.token()
             // The handler holds the input weakly (a strong reference would keep it alive).
@@ -168,15 +154,12 @@ public struct ReentrantSendScenario: StressScenario {
             }
             it.track(output, "output")
             it.runActors(it.threads) { a, rng in
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
-            if let e = input.complete() {
-                findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)"))
-            }
-            it.waitUntil("the end") { recorder.endCount > 0 }
+            findings += stream.complete(input)
             output.cancel()
         }
-        findings += stressCheckStream("subscriber", recorder, senders: senders + [resender], policy: StressStreamPolicy(expectedEnd: "complete"))
+        findings += stressCheckStream("subscriber", recorder, senders: stream.senders + [resender], policy: StressStreamPolicy(expectedEnd: "complete"))
         return findings
     }
 }
@@ -200,32 +183,27 @@ final class StressStrongBox<O: AnyObject>: @unchecked Sendable {
 /// `.cancelled`) runs on whichever thread lets go last.
 ///
 /// Arbiter: every accepted value arrives, once, in order, before exactly one `.cancelled`.
-public struct InputReleaseScenario: StressScenario {
+public struct InputReleaseScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "input-release" }
-    public var summary: String { "an input's last reference released on one thread while others send" }
-    public var acceptableName: String { "all accepted values, then one cancelled end" }
+    public let label = StressScenarioLabel("input-release", "an input's last reference released on one thread while others send", acceptable: "all accepted values, then one cancelled end")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
-        let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: it.threads * n + 4, perturber: it.shared)
-        let releaseAt = it.random.below(n)
+        let stream = StressStream(it, senders: it.threads)
+        let releaseAt = it.random.below(stream.operations)
+        let n = stream.operations
         do {
             let output: SignalOutput<StressMsg>
             let strong: StressStrongBox<SignalInput<StressMsg>>
             let weak: StressWeakBox<SignalInput<StressMsg>>
             do {
-                let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-                it.track(input, "input"); it.track(signal, "signal")
-                output = signal.stressSubscribe(recorder, ledger: it.ledger)
+                let (input, signal) = it.makeInput()
+                output = stream.subscribe(signal)
                 strong = StressStrongBox(input)
                 weak = StressWeakBox(input)
             }
-            it.track(output, "output")
             let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
-                let s = senders[a]
+                let s = stream.senders[a]
                 for i in 0..<n {
                     if a == 0 {
                         if i == releaseAt { strong.object = nil }
@@ -240,10 +218,10 @@ public struct InputReleaseScenario: StressScenario {
                     if i & 31 == 0 { it.progress(a, i) }
                 }
             }
-            it.waitUntil("the end") { recorder.endCount > 0 }
+            it.waitUntil("the end") { stream.recorder.endCount > 0 }
             output.cancel()
         }
-        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(expectedEnd: "cancelled"))
+        return stream.check("subscriber", StressStreamPolicy(expectedEnd: "cancelled"))
     }
 }
 
@@ -357,17 +335,14 @@ final class StressFence: Sendable {
 /// Arbiter: nothing after `cancel()` returns, at most one end and last, per-sender FIFO, no
 /// duplicates; values in flight when the cancel started may be dropped (INTERESTING). The
 /// release must return (the watchdog reports a hang).
-public struct CancelEndRaceScenario: StressScenario {
+public struct CancelEndRaceScenario: LabelledStressScenario {
     public init() {}
-    public var name: String { "cancel-end-race" }
-    public var summary: String { "cancel() racing with sends and complete(); then the input is released" }
-    public var acceptableName: String { "nothing after cancel, end at most once and last" }
+    public let label = StressScenarioLabel("cancel-end-race", "cancel() racing with sends and complete(); then the input is released", acceptable: "nothing after cancel, end at most once and last")
 
     public func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
         let senderCount = it.threads - 1
-        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
-        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: it.shared)
+        let stream = StressStream(it, senders: senderCount)
+        let recorder = stream.recorder
         // The end and the cancel start after random spins of the same range, so they often
         // collide; other senders keep values in flight meanwhile.
         let cancelAt = it.random.below(600)
@@ -376,13 +351,10 @@ public struct CancelEndRaceScenario: StressScenario {
             let holder: StressStrongBox<SignalInput<StressMsg>>
             let output: SignalOutput<StressMsg>
             do {
-                let (input, signal) = Signal<StressMsg>.create(delivery: it.variant)
-                it.track(input, "input"); it.track(signal, "signal")
-                output = signal.stressSubscribe(recorder, ledger: it.ledger)
+                let (input, signal) = it.makeInput()
+                output = stream.subscribe(signal)
                 holder = StressStrongBox(input)
             }
-            it.track(output, "output")
-            let ledger = it.ledger
             it.runActors(it.threads) { a, rng in
                 if a == senderCount {
                     stressSpin(cancelAt)
@@ -395,13 +367,13 @@ public struct CancelEndRaceScenario: StressScenario {
                     stressSpin(completeAt)
                     input.complete()
                 }
-                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+                stream.sendAll(a, random: &rng) { input.send(value: $0) }
             }
             it.setPhase("releasing the input")
             holder.object = nil
             output.cancel()
         }
-        return stressCheckStream("subscriber", recorder, senders: senders, policy: StressStreamPolicy(
+        return stream.check("subscriber", StressStreamPolicy(
             lossName: "value in flight when cancel() began, not delivered", expectedEnd: "any"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Signals
+import SignalsHarness
 
 /// Everything `bench stress` ran, for the table and the JSON file.
 public struct StressReport: Codable, Sendable {
@@ -31,17 +32,8 @@ public struct StressReport: Codable, Sendable {
 
     /// The jcstress-like table: one block per scenario and variant, one line per outcome.
     public func table() -> String {
-        let header = ["scenario", "variant", "iterations", "it/s", "outcome", "count", "grade", "verdict"]
-        var rows: [[String]] = []
-        for r in results {
-            for (i, o) in r.outcomes.enumerated() {
-                rows.append([
-                    i == 0 ? r.scenario : "", i == 0 ? r.variant : "",
-                    i == 0 ? "\(r.iterations)" : "", i == 0 ? String(format: "%.0f", r.iterationsPerSecond) : "",
-                    o.name, "\(o.count)", o.grade.rawValue, i == 0 ? r.verdict : "",
-                ])
-            }
-        }
+        let outcomes = outcomeTable()
+        let header = outcomes.headers, rows = outcomes.rows
         var widths = header.map(\.count)
         for row in rows { for (i, c) in row.enumerated() { widths[i] = max(widths[i], c.count) } }
         func line(_ cells: [String]) -> String {

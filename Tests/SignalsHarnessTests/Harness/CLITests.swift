@@ -1,5 +1,6 @@
 import Foundation
 import SignalsHarness
+import SignalsStress
 import Testing
 
 /// The built `bench` next to the test bundle (SwiftPM builds every product with the tests),

@@ -53,6 +53,73 @@ struct ReportWidthTests {
         }
     }
 
+    /// A `bench ab` report over every case and subject, with figures as wide as they get
+    /// (six digits and their intervals), a failed row's long note and rows flagged "(whole
+    /// launches)" and "(launches in separate modes)".
+    static func widestABReport() -> ABReport {
+        var parameters = Parameters()
+        parameters.threads = [2, 64]
+        var rows: [ABRow] = []
+        for (i, spec) in parameters.cases().enumerated() {
+            for subject in SubjectID.allCases {
+                var r = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit)
+                r.baseline = Interval(estimate: 123_456, lower: 120_001, upper: 129_999)
+                r.current = Interval(estimate: 133_456, lower: 130_001, upper: 139_999)
+                r.baselineLaunches = Array(repeating: [123_456], count: 30)
+                switch (i + subject.rawValue.count) % 3 {
+                case 0:
+                    r.note = "baseline: failed: " + String(repeating: "the child exited before it answered the round request; ", count: 3)
+                case 1:
+                    r.change = PairedComparison(reference: "baseline", ratio: Interval(estimate: 1.081, lower: 1.012, upper: 1.155),
+                                                verdict: .slower, smallestEffect: 0.03, launches: 30, rounds: 300)
+                    r.currentSpread = LaunchSpread(values: [1, 1, 1, 1, 5])
+                default:
+                    r.change = PairedComparison(reference: "baseline", ratio: Interval(estimate: 0.999, lower: 0.981, upper: 1.019),
+                                                verdict: .noDifference, smallestEffect: 0.03, launches: 30, rounds: 300)
+                    r.method = ABRow.servedMethod
+                }
+                rows.append(r)
+            }
+        }
+        let machine = MachineInfo(cores: 2, cpuModel: "Test CPU with a rather long model name @ 2.10GHz", toolchain: "Swift 6.3",
+                                  buildConfiguration: "release", allocator: "system", os: "Linux", date: "2026-01-01T00:00:00Z")
+        return ABReport(machine: machine, parameters: parameters, baseline: "before (.build-ab/before/bench)",
+                        current: "this executable", thresholdPercent: 3, budgetSeconds: 60, rows: rows)
+    }
+
+    /// What `bench ab` prints fits 120 columns, line by line, and loses no row or verdict;
+    /// `--wide` keeps the baseline's interval and the launch pairs.
+    @Test func abTextFitsOneHundredTwentyColumns() {
+        let report = Self.widestABReport()
+        let text = ABComparisonReport(report: report).rendered(.text)
+        let wide = text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.count > TextReport.width }.map(String.init)
+        #expect(wide.isEmpty, "\(wide.count) line(s) over \(TextReport.width) columns:\n\(wide.joined(separator: "\n"))")
+        for r in report.rows { #expect(text.contains(r.key)) }
+        // A wrapped verdict reads the same once its continuation lines are joined.
+        let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for verdict in ["slower", "no difference", "not judged", "(whole launches)", "(launches in separate modes)"] {
+            #expect(words.contains(verdict), "\(verdict)")
+        }
+        #expect(text.contains("case(s) slower"))
+
+        let full = ABComparisonReport(report: report, wide: true).rendered(.text)
+        #expect(full.split(separator: "\n").contains { $0.count > TextReport.width })
+        for column in ["baseline ns [95%]", "current/baseline [95%]", "120,001"] {
+            #expect(full.contains(column), "\(column)")
+            #expect(!text.contains(column), "\(column)")
+        }
+        func headerLine(_ t: String) -> Substring? { t.split(separator: "\n").first { $0.hasPrefix("case ") } }
+        #expect(headerLine(full)?.contains("launches") == true)
+        #expect(!text.split(separator: "\n").contains { $0.hasPrefix("subject ") && $0.contains("launches") })
+        // Long case names (reentrant's) become title lines; short ones stay in a column.
+        #expect(headerLine(text) == nil && text.contains("\nreentrant[depth 1000000, 1 busy sender]\n"))
+        var short = report
+        short.rows = report.rows.filter { !$0.key.contains("[") && $0.subject == .lockfree }
+        #expect(headerLine(ABComparisonReport(report: short).rendered(.text)) != nil)
+        // The other formats are not narrowed.
+        #expect(ABComparisonReport(report: report).rendered(.markdown) == report.rendered(.markdown))
+    }
+
     /// A long note wraps under its column instead of widening the line.
     @Test func longNotesWrap() {
         let spec = CaseSpec(workload: .sendMap)

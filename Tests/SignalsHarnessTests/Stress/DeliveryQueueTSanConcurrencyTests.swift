@@ -1,5 +1,6 @@
 import Signals
 import SignalsHarness
+import SignalsStress
 import Testing
 
 /// The delivery-queue scenarios again, longer and with more threads than

@@ -1,5 +1,6 @@
 import Signals
 import SignalsHarness
+import SignalsStress
 import Testing
 
 // The real-time order check must be able to fail: a synthetic stream where a value whose send

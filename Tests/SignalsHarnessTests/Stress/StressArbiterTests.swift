@@ -1,6 +1,7 @@
 import Dispatch
 import Signals
 import SignalsHarness
+import SignalsStress
 import Synchronization
 import Testing
 

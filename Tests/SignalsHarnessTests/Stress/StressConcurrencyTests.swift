@@ -1,5 +1,6 @@
 import Signals
 import SignalsHarness
+import SignalsStress
 import Testing
 
 /// The bounded version of `bench stress`: every scenario on both delivery variants, a
