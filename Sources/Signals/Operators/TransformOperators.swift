@@ -55,15 +55,7 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (U, T) -> U
     ) -> Signal<U> {
-        transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
-            switch r {
-            case .success(let v):
-                acc = combine(acc, v)
-                next.send(value: acc)
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+        accumulate(initialValue: initialValue, context: context, emitsEveryResult: true, combine)
     }
 
     /// Combines every value into one result, which it emits when the signal completes
@@ -84,11 +76,25 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (U, T) -> U
     ) -> Signal<U> {
+        accumulate(initialValue: initialValue, context: context, emitsEveryResult: false, combine)
+    }
+
+    /// The running result of `scan` and `reduce`: emitted after every value
+    /// (`emitsEveryResult`), or once, before the completion (errors and cancellation pass
+    /// through without it).
+    @inlinable
+    func accumulate<U: Sendable>(
+        initialValue: U,
+        context: Exec,
+        emitsEveryResult: Bool,
+        _ combine: @escaping @Sendable (U, T) -> U
+    ) -> Signal<U> {
         transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
             switch r {
             case .success(let v):
                 acc = combine(acc, v)
-            case .failure(.complete):
+                if emitsEveryResult { next.send(value: acc) }
+            case .failure(.complete) where !emitsEveryResult:
                 next.send(value: acc)
                 next.complete()
             case .failure(let e):
