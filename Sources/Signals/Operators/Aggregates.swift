@@ -122,20 +122,7 @@ extension Signal {
     /// - Returns: the signal of the verdict.
     @inlinable
     public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
-            switch r {
-            case .success(let v):
-                if !predicate(v) {
-                    next.send(value: false)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: true)
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+        verdict(context: context, decidedBy: false, predicate)
     }
 
     /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
@@ -148,15 +135,23 @@ extension Signal {
     /// - Returns: the signal of the verdict.
     @inlinable
     public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: true, predicate)
+    }
+
+    /// The verdict of `all` and `contains(where:)`: emits `decisive` and completes at the first
+    /// value for which `predicate` returns `decisive`, or emits `!decisive` when the signal
+    /// completes. Errors and cancellation pass through without a verdict.
+    @inlinable
+    func verdict(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
             switch r {
             case .success(let v):
-                if predicate(v) {
-                    next.send(value: true)
+                if predicate(v) == decisive {
+                    next.send(value: decisive)
                     next.complete()
                 }
             case .failure(.complete):
-                next.send(value: false)
+                next.send(value: !decisive)
                 next.complete()
             case .failure(let e):
                 next.send(end: e)
