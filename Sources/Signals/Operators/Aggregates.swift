@@ -27,7 +27,7 @@ extension Signal {
     /// - Returns: the signal of the smallest value.
     @inlinable
     public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        extreme(context: context) { candidate, current in areInIncreasingOrder(candidate, current) }
+        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder(candidate, $0) } ?? true }
     }
 
     /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
@@ -40,7 +40,7 @@ extension Signal {
     /// - Returns: the signal of the largest value.
     @inlinable
     public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        extreme(context: context) { candidate, current in areInIncreasingOrder(current, candidate) }
+        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder($0, candidate) } ?? true }
     }
 
     /// Emits the smallest value when the signal completes (`min`).
@@ -63,16 +63,17 @@ extension Signal {
         max(context: context) { $0 < $1 }
     }
 
-    /// Keeps the value for which `replaces(candidate, current)` says so; emits it at completion.
+    /// The one value of `min`, `max` and `last(where:)`: a value replaces the kept one when
+    /// `keeps(candidate, kept)` is true (`kept` is nil until a value is kept); the kept value is
+    /// emitted before the completion. Errors and cancellation pass through without it.
     @inlinable
-    func extreme(context: Exec, _ replaces: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (best: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+    func keptValue(context: Exec, _ keeps: @escaping @Sendable (T, T?) -> Bool) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (kept: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
             switch r {
             case .success(let v):
-                if let b = best, !replaces(v, b) { return }
-                best = v
+                if keeps(v, kept) { kept = v }
             case .failure(.complete):
-                if let b = best { next.send(value: b) }
+                if let k = kept { next.send(value: k) }
                 next.complete()
             case .failure(let e):
                 next.send(end: e)
