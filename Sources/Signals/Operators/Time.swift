@@ -58,29 +58,20 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func debounce(interval: Duration, context: Exec = .global) -> Signal<T> {
-        typealias S = (pending: T?, timer: (any Lifetime)?, generation: Int)
-        return stage(initialState: S(nil, nil, 0), eventType: Int.self) {
-            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+        stage(initialState: WaitingValue<T>(), eventType: Int.self) {
+            (s: inout WaitingValue<T>, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
             switch e {
             case .activated:
                 break
             case .upstream(.success(let v)):
-                s.pending = v
+                s.value = v
                 s.generation += 1
                 s.timer = channel.schedule(after: interval, on: context, s.generation)
-            case .upstream(.failure(.complete)):
-                s.timer = nil
-                if let p = s.pending { next.send(value: p) }
-                s.pending = nil
-                next.complete()
             case .upstream(.failure(let end)):
-                s = (nil, nil, s.generation)
-                next.send(end: end)
+                s.end(end, next)
             case .event(let generation):
-                guard generation == s.generation, let p = s.pending else { return }
-                s.pending = nil
-                s.timer = nil
-                next.send(value: p)
+                guard generation == s.generation else { return }
+                s.emit(next)
             }
         }
     }
@@ -125,29 +116,18 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func throttleLast(interval: Duration, context: Exec = .global) -> Signal<T> {
-        typealias S = (pending: T?, timer: (any Lifetime)?)
-        return stage(initialState: S(nil, nil), eventType: Void.self) {
-            (s: inout S, e: StageEvent<T, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
+        stage(initialState: WaitingValue<T>(), eventType: Void.self) {
+            (s: inout WaitingValue<T>, e: StageEvent<T, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
             switch e {
             case .activated:
                 break
             case .upstream(.success(let v)):
-                s.pending = v
+                s.value = v
                 if s.timer == nil { s.timer = channel.schedule(after: interval, on: context, ()) }
-            case .upstream(.failure(.complete)):
-                s.timer = nil
-                if let p = s.pending { next.send(value: p) }
-                s.pending = nil
-                next.complete()
             case .upstream(.failure(let end)):
-                s = (nil, nil)
-                next.send(end: end)
+                s.end(end, next)
             case .event:
-                s.timer = nil
-                if let p = s.pending {
-                    s.pending = nil
-                    next.send(value: p)
-                }
+                s.emit(next)
             }
         }
     }
@@ -434,5 +414,32 @@ extension Signal where T == Int {
         if initial <= .zero { return afterFirst() }
         return Signal<Void>.timer(interval: initial, value: (), context: context, delivery: delivery)
             .flatMap { _ in afterFirst() }
+    }
+}
+
+/// The per-activation state of `debounce` and `throttleLast`: the value waiting for its timer,
+/// that timer's lifetime, and (for `debounce`) the number of the latest timer, so that an
+/// earlier one that fires late is ignored.
+struct WaitingValue<T: Sendable>: Sendable {
+    var value: T?
+    var timer: (any Lifetime)?
+    var generation = 0
+
+    /// The timer fired: emits the waiting value, if any.
+    mutating func emit(_ next: SignalNext<T>) {
+        timer = nil
+        guard let v = value else { return }
+        value = nil
+        next.send(value: v)
+    }
+
+    /// Upstream ended: a completion emits the waiting value first; errors and cancellation
+    /// drop it.
+    mutating func end(_ end: SignalEnd, _ next: SignalNext<T>) {
+        timer = nil
+        let waiting = value
+        value = nil
+        if end.isComplete, let v = waiting { next.send(value: v) }
+        next.send(end: end)
     }
 }
