@@ -58,22 +58,7 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func debounce(interval: Duration, context: Exec = .global) -> Signal<T> {
-        stage(initialState: WaitingValue<T>(), eventType: Int.self) {
-            (s: inout WaitingValue<T>, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
-            switch e {
-            case .activated:
-                break
-            case .upstream(.success(let v)):
-                s.value = v
-                s.generation += 1
-                s.timer = channel.schedule(after: interval, on: context, s.generation)
-            case .upstream(.failure(let end)):
-                s.end(end, next)
-            case .event(let generation):
-                guard generation == s.generation else { return }
-                s.emit(next)
-            }
-        }
+        latestWhenTimerFires(interval: interval, context: context, eachValueRestartsTimer: true)
     }
 
     /// Emits a value, then drops values until `interval` has passed since it (`throttleFirst`,
@@ -108,7 +93,7 @@ extension Signal {
     /// end emits it. A value still waiting when the signal completes is emitted before the
     /// completion; errors and cancellation drop it.
     ///
-    /// State: the waiting value and the window's timer, per activation.
+    /// State: the waiting value, the window's timer and its number, per activation.
     ///
     /// - Parameters:
     ///   - interval: the length of each window.
@@ -116,17 +101,29 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func throttleLast(interval: Duration, context: Exec = .global) -> Signal<T> {
-        stage(initialState: WaitingValue<T>(), eventType: Void.self) {
-            (s: inout WaitingValue<T>, e: StageEvent<T, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
+        latestWhenTimerFires(interval: interval, context: context, eachValueRestartsTimer: false)
+    }
+
+    /// The stage of `debounce` and `throttleLast`: each value replaces the waiting one, and the
+    /// timer's firing emits it. The first value starts the timer; with
+    /// `eachValueRestartsTimer`, every later value starts it again (an earlier timer that fires
+    /// late is told apart by its number and ignored).
+    func latestWhenTimerFires(interval: Duration, context: Exec, eachValueRestartsTimer: Bool) -> Signal<T> {
+        stage(initialState: WaitingValue<T>(), eventType: Int.self) {
+            (s: inout WaitingValue<T>, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
             switch e {
             case .activated:
                 break
             case .upstream(.success(let v)):
                 s.value = v
-                if s.timer == nil { s.timer = channel.schedule(after: interval, on: context, ()) }
+                if eachValueRestartsTimer || s.timer == nil {
+                    s.generation += 1
+                    s.timer = channel.schedule(after: interval, on: context, s.generation)
+                }
             case .upstream(.failure(let end)):
                 s.end(end, next)
-            case .event:
+            case .event(let generation):
+                guard generation == s.generation else { return }
                 s.emit(next)
             }
         }
@@ -418,8 +415,8 @@ extension Signal where T == Int {
 }
 
 /// The per-activation state of `debounce` and `throttleLast`: the value waiting for its timer,
-/// that timer's lifetime, and (for `debounce`) the number of the latest timer, so that an
-/// earlier one that fires late is ignored.
+/// that timer's lifetime, and the number of the latest timer, so that an earlier one that fires
+/// late is ignored.
 struct WaitingValue<T: Sendable>: Sendable {
     var value: T?
     var timer: (any Lifetime)?
