@@ -30,7 +30,8 @@ extension Signal {
     }
 }
 
-/// A result tagged with the index of the input it came from.
+/// A result tagged with the number of the input it came from: one of `merge`'s inputs, or an
+/// inner signal of the flattening operators (`flatMap` and friends).
 @usableFromInline
 struct Tagged<T: Sendable>: Sendable {
     @usableFromInline let index: Int

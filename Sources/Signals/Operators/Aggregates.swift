@@ -27,7 +27,7 @@ extension Signal {
     /// - Returns: the signal of the smallest value.
     @inlinable
     public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        extreme(context: context) { candidate, current in areInIncreasingOrder(candidate, current) }
+        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder(candidate, $0) } ?? true }
     }
 
     /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
@@ -40,7 +40,7 @@ extension Signal {
     /// - Returns: the signal of the largest value.
     @inlinable
     public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        extreme(context: context) { candidate, current in areInIncreasingOrder(current, candidate) }
+        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder($0, candidate) } ?? true }
     }
 
     /// Emits the smallest value when the signal completes (`min`).
@@ -63,16 +63,17 @@ extension Signal {
         max(context: context) { $0 < $1 }
     }
 
-    /// Keeps the value for which `replaces(candidate, current)` says so; emits it at completion.
+    /// The one value of `min`, `max` and `last(where:)`: a value replaces the kept one when
+    /// `keeps(candidate, kept)` is true (`kept` is nil until a value is kept); the kept value is
+    /// emitted before the completion. Errors and cancellation pass through without it.
     @inlinable
-    func extreme(context: Exec, _ replaces: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (best: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+    func keptValue(context: Exec, _ keeps: @escaping @Sendable (T, T?) -> Bool) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (kept: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
             switch r {
             case .success(let v):
-                if let b = best, !replaces(v, b) { return }
-                best = v
+                if keeps(v, kept) { kept = v }
             case .failure(.complete):
-                if let b = best { next.send(value: b) }
+                if let k = kept { next.send(value: k) }
                 next.complete()
             case .failure(let e):
                 next.send(end: e)
@@ -122,20 +123,7 @@ extension Signal {
     /// - Returns: the signal of the verdict.
     @inlinable
     public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
-            switch r {
-            case .success(let v):
-                if !predicate(v) {
-                    next.send(value: false)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: true)
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+        verdict(context: context, decidedBy: false, predicate)
     }
 
     /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
@@ -148,15 +136,23 @@ extension Signal {
     /// - Returns: the signal of the verdict.
     @inlinable
     public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: true, predicate)
+    }
+
+    /// The verdict of `all` and `contains(where:)`: emits `decisive` and completes at the first
+    /// value for which `predicate` returns `decisive`, or emits `!decisive` when the signal
+    /// completes. Errors and cancellation pass through without a verdict.
+    @inlinable
+    func verdict(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
         transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
             switch r {
             case .success(let v):
-                if predicate(v) {
-                    next.send(value: true)
+                if predicate(v) == decisive {
+                    next.send(value: decisive)
                     next.complete()
                 }
             case .failure(.complete):
-                next.send(value: false)
+                next.send(value: !decisive)
                 next.complete()
             case .failure(let e):
                 next.send(end: e)

@@ -42,17 +42,7 @@ extension Signal {
     /// - Returns: the signal of at most one value.
     @inlinable
     public func last(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (last: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) { last = v }
-            case .failure(.complete):
-                if let l = last { next.send(value: l) }
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+        keptValue(context: context) { candidate, _ in predicate(candidate) }
     }
 
     /// Emits the only value for which `predicate` is true when the signal completes. Fails with

@@ -58,31 +58,7 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func debounce(interval: Duration, context: Exec = .global) -> Signal<T> {
-        typealias S = (pending: T?, timer: (any Lifetime)?, generation: Int)
-        return stage(initialState: S(nil, nil, 0), eventType: Int.self) {
-            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
-            switch e {
-            case .activated:
-                break
-            case .upstream(.success(let v)):
-                s.pending = v
-                s.generation += 1
-                s.timer = channel.schedule(after: interval, on: context, s.generation)
-            case .upstream(.failure(.complete)):
-                s.timer = nil
-                if let p = s.pending { next.send(value: p) }
-                s.pending = nil
-                next.complete()
-            case .upstream(.failure(let end)):
-                s = (nil, nil, s.generation)
-                next.send(end: end)
-            case .event(let generation):
-                guard generation == s.generation, let p = s.pending else { return }
-                s.pending = nil
-                s.timer = nil
-                next.send(value: p)
-            }
-        }
+        latestWhenTimerFires(interval: interval, context: context, eachValueRestartsTimer: true)
     }
 
     /// Emits a value, then drops values until `interval` has passed since it (`throttleFirst`,
@@ -117,7 +93,7 @@ extension Signal {
     /// end emits it. A value still waiting when the signal completes is emitted before the
     /// completion; errors and cancellation drop it.
     ///
-    /// State: the waiting value and the window's timer, per activation.
+    /// State: the waiting value, the window's timer and its number, per activation.
     ///
     /// - Parameters:
     ///   - interval: the length of each window.
@@ -125,29 +101,30 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func throttleLast(interval: Duration, context: Exec = .global) -> Signal<T> {
-        typealias S = (pending: T?, timer: (any Lifetime)?)
-        return stage(initialState: S(nil, nil), eventType: Void.self) {
-            (s: inout S, e: StageEvent<T, Void>, channel: StageChannel<Void>, next: SignalNext<T>) in
+        latestWhenTimerFires(interval: interval, context: context, eachValueRestartsTimer: false)
+    }
+
+    /// The stage of `debounce` and `throttleLast`: each value replaces the waiting one, and the
+    /// timer's firing emits it. The first value starts the timer; with
+    /// `eachValueRestartsTimer`, every later value starts it again (an earlier timer that fires
+    /// late is told apart by its number and ignored).
+    func latestWhenTimerFires(interval: Duration, context: Exec, eachValueRestartsTimer: Bool) -> Signal<T> {
+        stage(initialState: WaitingValue<T>(), eventType: Int.self) {
+            (s: inout WaitingValue<T>, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
             switch e {
             case .activated:
                 break
             case .upstream(.success(let v)):
-                s.pending = v
-                if s.timer == nil { s.timer = channel.schedule(after: interval, on: context, ()) }
-            case .upstream(.failure(.complete)):
-                s.timer = nil
-                if let p = s.pending { next.send(value: p) }
-                s.pending = nil
-                next.complete()
-            case .upstream(.failure(let end)):
-                s = (nil, nil)
-                next.send(end: end)
-            case .event:
-                s.timer = nil
-                if let p = s.pending {
-                    s.pending = nil
-                    next.send(value: p)
+                s.value = v
+                if eachValueRestartsTimer || s.timer == nil {
+                    s.generation += 1
+                    s.timer = channel.schedule(after: interval, on: context, s.generation)
                 }
+            case .upstream(.failure(let end)):
+                s.end(end, next)
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                s.emit(next)
             }
         }
     }
@@ -434,5 +411,32 @@ extension Signal where T == Int {
         if initial <= .zero { return afterFirst() }
         return Signal<Void>.timer(interval: initial, value: (), context: context, delivery: delivery)
             .flatMap { _ in afterFirst() }
+    }
+}
+
+/// The per-activation state of `debounce` and `throttleLast`: the value waiting for its timer,
+/// that timer's lifetime, and the number of the latest timer, so that an earlier one that fires
+/// late is ignored.
+struct WaitingValue<T: Sendable>: Sendable {
+    var value: T?
+    var timer: (any Lifetime)?
+    var generation = 0
+
+    /// The timer fired: emits the waiting value, if any.
+    mutating func emit(_ next: SignalNext<T>) {
+        timer = nil
+        guard let v = value else { return }
+        value = nil
+        next.send(value: v)
+    }
+
+    /// Upstream ended: a completion emits the waiting value first; errors and cancellation
+    /// drop it.
+    mutating func end(_ end: SignalEnd, _ next: SignalNext<T>) {
+        timer = nil
+        let waiting = value
+        value = nil
+        if end.isComplete, let v = waiting { next.send(value: v) }
+        next.send(end: end)
     }
 }

@@ -22,17 +22,6 @@ enum FlattenStrategy: Sendable {
     case latest, first
 }
 
-/// An inner signal's result, tagged with the inner signal's number.
-@usableFromInline
-struct InnerResult<U: Sendable>: Sendable {
-    @usableFromInline var id: Int
-    @usableFromInline var result: Result<U, SignalEnd>
-    @usableFromInline init(id: Int, result: Result<U, SignalEnd>) {
-        self.id = id
-        self.result = result
-    }
-}
-
 /// Per-activation state of the flattening operators.
 @usableFromInline
 struct FlattenState<U: Sendable>: Sendable {
@@ -66,15 +55,7 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (U, T) -> U
     ) -> Signal<U> {
-        transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
-            switch r {
-            case .success(let v):
-                acc = combine(acc, v)
-                next.send(value: acc)
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+        accumulate(initialValue: initialValue, context: context, emitsEveryResult: true, combine)
     }
 
     /// Combines every value into one result, which it emits when the signal completes
@@ -95,11 +76,25 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (U, T) -> U
     ) -> Signal<U> {
+        accumulate(initialValue: initialValue, context: context, emitsEveryResult: false, combine)
+    }
+
+    /// The running result of `scan` and `reduce`: emitted after every value
+    /// (`emitsEveryResult`), or once, before the completion (errors and cancellation pass
+    /// through without it).
+    @inlinable
+    func accumulate<U: Sendable>(
+        initialValue: U,
+        context: Exec,
+        emitsEveryResult: Bool,
+        _ combine: @escaping @Sendable (U, T) -> U
+    ) -> Signal<U> {
         transform(initialState: initialValue, context: context) { (acc: inout U, r: Result<T, SignalEnd>, next: SignalNext<U>) in
             switch r {
             case .success(let v):
                 acc = combine(acc, v)
-            case .failure(.complete):
+                if emitsEveryResult { next.send(value: acc) }
+            case .failure(.complete) where !emitsEveryResult:
                 next.send(value: acc)
                 next.complete()
             case .failure(let e):
@@ -189,12 +184,12 @@ extension Signal {
         _ strategy: FlattenStrategy,
         _ transform: @escaping @Sendable (T) -> Signal<U>
     ) -> Signal<U> {
-        stage(initialState: FlattenState<U>(), eventType: InnerResult<U>.self) {
-            (s: inout FlattenState<U>, event: StageEvent<T, InnerResult<U>>, channel: StageChannel<InnerResult<U>>, next: SignalNext<U>) in
+        stage(initialState: FlattenState<U>(), eventType: Tagged<U>.self) {
+            (s: inout FlattenState<U>, event: StageEvent<T, Tagged<U>>, channel: StageChannel<Tagged<U>>, next: SignalNext<U>) in
             func start(_ inner: Signal<U>) {
                 let id = s.nextID
                 s.nextID += 1
-                s.active[id] = channel.subscribe(inner) { InnerResult(id: id, result: $0) }
+                s.active[id] = channel.subscribe(inner) { Tagged(index: id, result: $0) }
             }
             func finish(_ end: SignalEnd) {
                 s.active = [:]
@@ -228,7 +223,7 @@ extension Signal {
                 s.outerEnd = end
                 if s.active.isEmpty && s.waiting.isEmpty { finish(end) }
             case .event(let inner):
-                guard s.active[inner.id] != nil else { return }  // cancelled or stale
+                guard s.active[inner.index] != nil else { return }  // cancelled or stale
                 switch inner.result {
                 case .success(let u):
                     next.send(value: u)
@@ -236,7 +231,7 @@ extension Signal {
                     finish(.other(error))
                 case .failure:
                     // `.complete` or `.cancelled` (its input was released): this inner is done.
-                    s.active[inner.id] = nil
+                    s.active[inner.index] = nil
                     if !s.waiting.isEmpty {
                         start(s.waiting.removeFirst().signal(resend: true))
                     } else if s.active.isEmpty, let end = s.outerEnd {
