@@ -41,3 +41,31 @@ struct Tagged<T: Sendable>: Sendable {
         self.result = result
     }
 }
+
+extension Signal {
+    /// Every value of every source, completing when the last one completes (CwlSignal's static
+    /// `merge`). With no sources it completes at once.
+    ///
+    /// - Parameters:
+    ///   - sources: the signals to merge.
+    ///   - delivery: the delivery variant of the (empty) result when there is no source.
+    /// - Returns: the merged signal.
+    public static func merge(_ sources: Signal<T>..., delivery: DeliveryVariant = .lockFree) -> Signal<T> {
+        merge(sequence: sources, delivery: delivery)
+    }
+
+    /// `merge(_:)` for a sequence of sources (CwlSignal's `merge(sequence:)`).
+    ///
+    /// - Parameters:
+    ///   - sequence: the signals to merge.
+    ///   - delivery: the delivery variant of the (empty) result when there is no source.
+    /// - Returns: the merged signal.
+    public static func merge<S: Sequence>(sequence: S, delivery: DeliveryVariant = .lockFree) -> Signal<T>
+    where S.Element == Signal<T> {
+        var iterator = sequence.makeIterator()
+        guard let first = iterator.next() else { return .empty(delivery: delivery) }
+        var merged = first
+        while let next = iterator.next() { merged = merged.merge(with: next) }
+        return merged
+    }
+}

@@ -1,5 +1,7 @@
-// Small sources the operators, tests and examples build on. Each is cold: it starts when
-// activated and starts again on the next activation.
+// Cold sources: each starts when activated and starts again on the next activation (the
+// `generate`-based ones run their body anew on a context of their own: `repeatCollection`,
+// `start`). The static `merge` of several signals is with the instance one, in Merge.swift;
+// the time sources (`interval`, `timer`) are in Time.swift.
 
 extension Signal {
     /// A signal that sends `values` when activated, then completes (`just`, `of`).
@@ -75,5 +77,49 @@ extension Signal {
                 next.send(result: r)
             }
         }
+    }
+
+    /// A source that runs `body` with the input on every activation, then completes. The
+    /// skeleton of `repeatCollection` and `start`.
+    static func sending(context: Exec, delivery: DeliveryVariant,
+                        _ body: @escaping @Sendable (SignalInput<T>) -> Void) -> Signal<T> {
+        generate(context: context, delivery: delivery) { input in
+            guard let input else { return }
+            body(input)
+            input.complete()
+        }
+    }
+
+    /// Sends the values of `values`, `count` times over, then completes (CwlSignal's
+    /// `repeatCollection`, ReactiveX `repeat`). Restarts on every activation; stops early if
+    /// a send is refused (the graph was deactivated meanwhile).
+    ///
+    /// - Parameters:
+    ///   - values: the values of one round.
+    ///   - count: how many rounds (zero or less: it only completes).
+    ///   - context: where the values are sent from.
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the source.
+    public static func repeatCollection<C: Collection & Sendable>(
+        _ values: C, count: Int, context: Exec = .direct, delivery: DeliveryVariant = .lockFree
+    ) -> Signal<T> where C.Element == T {
+        sending(context: context, delivery: delivery) { input in
+            rounds: for _ in 0..<Swift.max(0, count) {
+                for v in values where input.send(value: v) != nil { break rounds }
+            }
+        }
+    }
+
+    /// Sends the value `f` returns, then completes (CwlSignal's `start`, ReactiveX `start`).
+    /// `f` runs on every activation, on `context`.
+    ///
+    /// - Parameters:
+    ///   - context: where `f` runs.
+    ///   - delivery: the delivery variant of the new graph.
+    ///   - f: makes the value.
+    /// - Returns: the source.
+    public static func start(context: Exec = .direct, delivery: DeliveryVariant = .lockFree,
+                             f: @escaping @Sendable () -> T) -> Signal<T> {
+        sending(context: context, delivery: delivery) { input in input.send(value: f()) }
     }
 }
