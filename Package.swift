@@ -39,16 +39,11 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-            ],
-            exclude: ["Stress"]
+            ]
         ),
-        // `bench stress`: scenarios, the runner and its arbiter, in the harness's Stress folder
-        // (reports through the harness's tables and formats, `package` access).
-        .target(
-            name: "SignalsStress",
-            dependencies: ["Signals", "SignalsHarness"],
-            path: "Sources/SignalsHarness/Stress"
-        ),
+        // `bench stress`: scenarios, the runner and its arbiter (reports through the harness's
+        // tables and formats, `package` access).
+        .target(name: "SignalsStress", dependencies: ["Signals", "SignalsHarness"]),
         // The command-line front end: `swift run -c release bench`.
         .executableTarget(
             name: "bench",

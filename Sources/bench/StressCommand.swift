@@ -5,7 +5,7 @@ import SignalsHarness
 import SignalsStress
 
 /// `bench stress`: jcstress-style scenarios that try to break the library's concurrency
-/// promises on both delivery variants. The scenarios live in Sources/SignalsHarness/Stress/.
+/// promises on both delivery variants. The scenarios live in Sources/SignalsStress/.
 ///
 /// Exit status (the table in `bench --help`): 0 when nothing forbidden was seen, 1 on a
 /// FORBIDDEN outcome or a leak (the seed to replay is printed), 2 for bad arguments, 4 when the

@@ -29,11 +29,11 @@ extension StressCounter {
 }
 
 /// Cancels from inside deliveries: exactly "nothing after `cancel()` returns", also for a branch cancelled by a handler running on another graph.
-public struct InnerCancelScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("inner-cancel", "handlers cancel multicast branches, capture subscriptions and junction targets of this and another graph while threads send", acceptable: "nothing after cancel")
+package struct InnerCancelScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("inner-cancel", "handlers cancel multicast branches, capture subscriptions and junction targets of this and another graph while threads send", acceptable: "nothing after cancel")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations / 4)
         let (inA, a) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
         let (inB, b) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
@@ -88,9 +88,9 @@ public struct InnerCancelScenario: LabelledStressScenario {
 }
 
 /// Each sender's order, re-entrant sends included: a thread's direct sends and the re-entrant sends it makes from handlers keep one order.
-public struct ReentrantOrderScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("reentrant-order", "handlers send re-entrantly while T threads send; each thread's sends (direct and re-entrant) arrive in the order it made them", acceptable: "every sender's order kept")
+package struct ReentrantOrderScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("reentrant-order", "handlers send re-entrantly while T threads send; each thread's sends (direct and re-entrant) arrive in the order it made them", acceptable: "every sender's order kept")
 
     /// A value: the sending thread's actor number, whether it was sent from inside a handler,
     /// and that thread's running count of sends (direct and re-entrant share it).
@@ -99,7 +99,7 @@ public struct ReentrantOrderScenario: LabelledStressScenario {
         (v >> 40, v & (1 << 39) != 0, v & ((1 << 39) - 1))
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         // Enough values that a holder drains past the handoff budget (1,024 elements): a
         // sender that takes over the claim may then still have its own earlier values in the
         // shared queue, which is where a re-entrant send must not overtake them. With 200
@@ -155,9 +155,9 @@ public struct ReentrantOrderScenario: LabelledStressScenario {
 /// prefix: a chain unbound early is cut short), the chain ends exactly once, and a chain that
 /// ends with `complete` saw all eight values. A straggling end of an earlier activation (or one
 /// that closed the reopened queue to the new activation's values) makes a chain complete early.
-public struct RebindGenerationScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("rebind-generation", "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end", acceptable: "every chain in order, one end, complete only when whole")
+package struct RebindGenerationScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("rebind-generation", "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end", acceptable: "every chain in order, one end, complete only when whole")
 
     static let length = 8
 
@@ -167,7 +167,7 @@ public struct RebindGenerationScenario: LabelledStressScenario {
         let log = StressLock<(values: [Int], ends: [String])>(([], []))
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let cycles = max(4, it.operations / 8)
         let junction = Signal<Int>.generate(delivery: it.variant) { input in
             guard let input else { return }

@@ -13,7 +13,7 @@ import Musl
 /// signal handler only copies it to stderr with `write` (async-signal-safe) and re-raises the
 /// signal. Worker threads run their handler on an alternate stack, so a stack overflow is
 /// reported too.
-public enum StressCrashReporter {
+package enum StressCrashReporter {
     nonisolated(unsafe) static var banner: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) static var bannerLength = 0
     static let capacity = 1024
@@ -21,7 +21,7 @@ public enum StressCrashReporter {
 
     /// Installs the handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT (the command line
     /// does this; the tests do not, so the test runner keeps its own handling).
-    public static func install() {
+    package static func install() {
         guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         banner = .allocate(capacity: capacity)
         banner!.initialize(repeating: 0, count: capacity)

@@ -3,22 +3,22 @@ import Signals
 import SignalsHarness
 
 /// Everything `bench stress` ran, for the table and the JSON file.
-public struct StressReport: Codable, Sendable {
+package struct StressReport: Codable, Sendable {
     /// "signals-bench-stress" (absent in reports written before it was recorded).
-    public var tool: String? = "signals-bench-stress"
+    package var tool: String? = "signals-bench-stress"
     /// 1; bumped on any incompatible change (absent in reports written before it was recorded).
-    public var schemaVersion: Int? = 1
-    public var seed: UInt64
-    public var threads: Int
-    public var operations: Int
-    public var secondsPerRun: Double?
-    public var iterationCap: Int?
-    public var results: [StressRunResult]
+    package var schemaVersion: Int? = 1
+    package var seed: UInt64
+    package var threads: Int
+    package var operations: Int
+    package var secondsPerRun: Double?
+    package var iterationCap: Int?
+    package var results: [StressRunResult]
     /// Busy threads that ran beside the scenarios (`--load`); nil in reports before it existed.
-    public var load: Int?
+    package var load: Int?
 
     /// A report.
-    public init(seed: UInt64, threads: Int, operations: Int, secondsPerRun: Double?, iterationCap: Int?, results: [StressRunResult]) {
+    package init(seed: UInt64, threads: Int, operations: Int, secondsPerRun: Double?, iterationCap: Int?, results: [StressRunResult]) {
         self.seed = seed
         self.threads = threads
         self.operations = operations
@@ -28,10 +28,10 @@ public struct StressReport: Codable, Sendable {
     }
 
     /// True if nothing forbidden, no leak and no deadlock was seen.
-    public var passed: Bool { results.allSatisfy(\.passed) }
+    package var passed: Bool { results.allSatisfy(\.passed) }
 
     /// The jcstress-like table: one block per scenario and variant, one line per outcome.
-    public func table() -> String {
+    package func table() -> String {
         let outcomes = outcomeTable()
         let header = outcomes.headers, rows = outcomes.rows
         var widths = header.map(\.count)
@@ -45,7 +45,7 @@ public struct StressReport: Codable, Sendable {
     }
 
     /// The failures, each with the command that replays it.
-    public func failureSummary() -> String {
+    package func failureSummary() -> String {
         var lines: [String] = []
         for r in results where !r.passed {
             for f in r.failures {
@@ -58,7 +58,7 @@ public struct StressReport: Codable, Sendable {
     }
 
     /// The report as JSON.
-    public func json() throws -> Data {
+    package func json() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try encoder.encode(self)
@@ -66,9 +66,9 @@ public struct StressReport: Codable, Sendable {
 }
 
 /// Picks scenarios and variants from command-line names.
-public enum StressSelection {
+package enum StressSelection {
     /// The scenarios named (all if `names` is empty); throws on an unknown name.
-    public static func scenarios(_ names: [String]) throws -> [any StressScenario] {
+    package static func scenarios(_ names: [String]) throws -> [any StressScenario] {
         let all = StressCatalogue.all
         if names.isEmpty { return all }
         return try names.flatMap { n -> [any StressScenario] in
@@ -82,7 +82,7 @@ public enum StressSelection {
 }
 
 /// A bad `--scenario` or `--variant`.
-public struct StressSelectionError: Error, CustomStringConvertible {
-    public var description: String
+package struct StressSelectionError: Error, CustomStringConvertible {
+    package var description: String
     init(_ d: String) { description = d }
 }

@@ -10,19 +10,19 @@ import Signals
 /// Each sender may send `operations` values; the recorder has room for all of them and a few
 /// ends. Built once per iteration, before any actor runs; the senders are written by their own
 /// actor only and read by the arbiter after `runActors` returned.
-public struct StressStream: Sendable {
+package struct StressStream: Sendable {
     /// The iteration the stream belongs to (its variant, ledger and progress report).
-    public let iteration: StressIteration
+    package let iteration: StressIteration
     /// Values each sender may send.
-    public let operations: Int
+    package let operations: Int
     /// Sender `i` has id `i` (the `sender` field of its values).
-    public let senders: [StressSender]
+    package let senders: [StressSender]
     /// The recorder the subscriber feeds.
-    public let recorder: StressRecorder
+    package let recorder: StressRecorder
 
     /// `count` senders of `operations` values each (the iteration's count by default), stamped
     /// by `clock` where given, and a recorder with room for all their values plus `spare`.
-    public init(_ iteration: StressIteration, senders count: Int, operations: Int? = nil,
+    package init(_ iteration: StressIteration, senders count: Int, operations: Int? = nil,
                 clock: StressClock? = nil, spare: Int = 4) {
         let n = operations ?? iteration.operations
         self.iteration = iteration
@@ -33,13 +33,13 @@ public struct StressStream: Sendable {
 
     /// Actor `actor` sends its sender's `operations` values through `send`, one after another,
     /// perturbing between sends and reporting progress (`StressSender.sendAll`).
-    public func sendAll(_ actor: Int, random: inout StressRandom, _ send: (StressMsg) -> SignalSendError?) {
+    package func sendAll(_ actor: Int, random: inout StressRandom, _ send: (StressMsg) -> SignalSendError?) {
         senders[actor].sendAll(operations, actor: actor, of: iteration, ledger: iteration.ledger, random: &random, send)
     }
 
     /// Subscribes the recorder to `signal` (the handler holds a counted token) and tracks the
     /// output as `name`.
-    public func subscribe(_ signal: Signal<StressMsg>, as name: String = "output", context: Exec = .direct) -> SignalOutput<StressMsg> {
+    package func subscribe(_ signal: Signal<StressMsg>, as name: String = "output", context: Exec = .direct) -> SignalOutput<StressMsg> {
         let output = signal.stressSubscribe(recorder, ledger: iteration.ledger, context: context)
         iteration.track(output, name)
         return output
@@ -47,7 +47,7 @@ public struct StressStream: Sendable {
 
     /// Ends `input` after the senders finished (a refused `complete()` is a setup failure) and
     /// waits for the recorder to see the end.
-    public func complete(_ input: SignalInput<StressMsg>, timeoutSeconds: Double? = nil) -> [StressFinding] {
+    package func complete(_ input: SignalInput<StressMsg>, timeoutSeconds: Double? = nil) -> [StressFinding] {
         var findings: [StressFinding] = []
         if let e = input.complete() { findings.append(.forbidden(StressCheck.setupFailed, "complete() returned \(e)")) }
         let recorder = self.recorder
@@ -57,7 +57,7 @@ public struct StressStream: Sendable {
 
     /// The arbiter: what the recorder saw against what the senders were told, judged by
     /// `policy` and reported as `who` (`stressCheckStream`).
-    public func check(_ who: String, _ policy: StressStreamPolicy) -> [StressFinding] {
+    package func check(_ who: String, _ policy: StressStreamPolicy) -> [StressFinding] {
         stressCheckStream(who, recorder, senders: senders, policy: policy)
     }
 }
@@ -65,7 +65,7 @@ public struct StressStream: Sendable {
 extension StressIteration {
     /// A `Signal<StressMsg>` input and signal on this iteration's variant, both tracked (the
     /// signal only where `signalName` is not nil).
-    public func makeInput(_ inputName: String = "input", signal signalName: String? = "signal")
+    package func makeInput(_ inputName: String = "input", signal signalName: String? = "signal")
         -> (input: SignalInput<StressMsg>, signal: Signal<StressMsg>) {
         let (input, signal) = Signal<StressMsg>.create(delivery: variant)
         track(input, inputName)
@@ -75,7 +75,7 @@ extension StressIteration {
 
     /// The plain sending loop of the scenarios that send bare numbers: `send(v)` for `v` in
     /// `0..<count`, perturbing between sends and reporting progress as actor `actor`.
-    public func sendNumbers(_ count: Int, actor: Int, random: inout StressRandom, _ send: (Int) -> Void) {
+    package func sendNumbers(_ count: Int, actor: Int, random: inout StressRandom, _ send: (Int) -> Void) {
         for v in 0..<count {
             send(v)
             random.perturb()

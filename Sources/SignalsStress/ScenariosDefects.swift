@@ -28,11 +28,11 @@ final class StressCancelProbe: @unchecked Sendable {
 /// Handlers on two multicasts cancel branches of each other while two threads
 /// send into both. A cancel that waits for the other node's holder deadlocks (the watchdog
 /// reports it); a cancelled branch must not be entered after its `cancel()` returned.
-public struct CrossCancelScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("cross-cancel", "handlers on two multicasts cancel each other's branches while two threads send", acceptable: "no deadlock, nothing after cancel")
+package struct CrossCancelScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("cross-cancel", "handlers on two multicasts cancel each other's branches while two threads send", acceptable: "no deadlock, nothing after cancel")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
         let (inA, a) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
         let (inB, b) = Signal<Int>.create(delivery: it.variant) { $0.multicast() }
@@ -69,11 +69,11 @@ public struct CrossCancelScenario: LabelledStressScenario {
 /// A stage on a `.queue` context with values queued behind it is cancelled;
 /// no call of its closure may begin after `cancel()` returned (the one running may finish, and
 /// one may have begun between the holder's check and the cancel's return).
-public struct QueueStageCancelScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("queue-stage-cancel", "cancel() of a subscription whose .queue stage has a backlog, while senders send", acceptable: "stage stops at cancel")
+package struct QueueStageCancelScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("queue-stage-cancel", "cancel() of a subscription whose .queue stage has a backlog, while senders send", acceptable: "stage stops at cancel")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
         let q = DispatchQueue(label: "stress.queue-stage-cancel")
         let (input, signal) = Signal<Int>.create(delivery: it.variant)
@@ -104,11 +104,11 @@ public struct QueueStageCancelScenario: LabelledStressScenario {
 
 /// Sources of a merged input complete while values flow through the others
 /// (`.none` or `.errors` propagation); every ended source must be gone.
-public struct MergedSourceEndScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("merged-source-end", "merged sources complete while others send; ended sources must be removed", acceptable: "ended sources removed")
+package struct MergedSourceEndScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("merged-source-end", "merged sources complete while others send; ended sources must be removed", acceptable: "ended sources removed")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
         let actors = max(2, it.threads)
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: it.variant)
@@ -141,11 +141,11 @@ public struct MergedSourceEndScenario: LabelledStressScenario {
 /// triggered from several threads while others send into that input. The inner subscription
 /// must be refused (`.loop`); a value that went round the loop is a broken promise, and an
 /// endless cycle is caught by the watchdog.
-public struct InnerLoopScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("inner-loop", "flatMap inner subscriptions that would close a loop, triggered while values flow", acceptable: "loop refused")
+package struct InnerLoopScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("inner-loop", "flatMap inner subscriptions that would close a loop, triggered while values flow", acceptable: "loop refused")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations)
         let (inA, a) = Signal<Int>.create(delivery: it.variant)
         let multiA = a.multicast()

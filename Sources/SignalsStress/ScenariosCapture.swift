@@ -32,13 +32,13 @@ import Darwin
 /// `cancel()`, is a run of consecutive integers (nothing lost, repeated or reordered across the
 /// hand-over from activation to held to live values); the subscriber receives at least one
 /// value while the sender keeps sending.
-public struct CaptureActivationScenario: StressScenario {
-    public init() {}
-    public var name: String { "capture-activation" }
+package struct CaptureActivationScenario: StressScenario {
+    package init() {}
+    package var name: String { "capture-activation" }
     /// How far the sender may run ahead of the permanent branch: four handoff budgets.
     static var maxBacklog: Int { 4_096 }
-    public var summary: String { "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run" }
-    public var acceptableName: String { "activation value captured, then consecutive values, once" }
+    package var summary: String { "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run" }
+    package var acceptableName: String { "activation value captured, then consecutive values, once" }
 
     /// The thread token of the first call of a capture's map stage (the cache replay).
     final class ReplayThread: @unchecked Sendable {
@@ -54,7 +54,7 @@ public struct CaptureActivationScenario: StressScenario {
         #endif
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(8, it.operations / 4)
         let capturers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])

@@ -20,7 +20,7 @@ import Darwin
 
 /// SplitMix64 finalizer: spreads a seed and a counter into an unrelated 64-bit value.
 @inline(__always)
-public func stressMix(_ x: UInt64) -> UInt64 {
+package func stressMix(_ x: UInt64) -> UInt64 {
     var z = x &+ 0x9E37_79B9_7F4A_7C15
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -31,7 +31,7 @@ private let spinSink = Atomic<Int>(0)
 
 /// Busy-waits for about `n` short steps (a relaxed load each, which the optimizer keeps).
 @inline(never)
-public func stressSpin(_ n: Int) {
+package func stressSpin(_ n: Int) {
     var x = 0
     for _ in 0..<n { x &+= spinSink.load(ordering: .relaxed) }
     if x == 42 { spinSink.store(0, ordering: .relaxed) }
@@ -42,32 +42,32 @@ public func stressSpin(_ n: Int) {
 /// `perturb()` is called at the points where a race may hide: most calls do nothing, some
 /// yield the processor, some spin briefly. The sequence depends only on the seed, so a failing
 /// iteration replays the same perturbation schedule (the scheduler's own choices still vary).
-public struct StressRandom: Sendable {
+package struct StressRandom: Sendable {
     var state: UInt64
 
     /// A stream for `seed`.
-    public init(seed: UInt64) { state = stressMix(seed) }
+    package init(seed: UInt64) { state = stressMix(seed) }
 
     /// The next 64 random bits.
     @inline(__always)
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return stressMix(state)
     }
 
     /// A random integer in `0..<n` (`n` > 0).
-    public mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
+    package mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
 
     /// Keeps a subscription (or a binding) for a random while: up to a few yields and a spin
     /// of up to 4,000 steps, so senders get to deliver through it.
-    public mutating func hold() {
+    package mutating func hold() {
         for _ in 0..<below(4) { sched_yield() }
         stressSpin(below(4_000))
     }
 
     /// Yields (1 in 32), spins up to 255 steps (3 in 32), or does nothing.
     @inline(__always)
-    public mutating func perturb() { stressPerturb(next()) }
+    package mutating func perturb() { stressPerturb(next()) }
 }
 
 @inline(__always)
@@ -81,16 +81,16 @@ func stressPerturb(_ r: UInt64) {
 
 /// A seeded random stream that any thread may draw from (handlers run on whatever thread
 /// delivers). A relaxed counter picks the draw, so it adds no synchronization.
-public final class StressSharedRandom: Sendable {
+package final class StressSharedRandom: Sendable {
     let seed: UInt64
     let counter = Atomic<UInt64>(0)
 
     /// A shared stream for `seed`.
-    public init(seed: UInt64) { self.seed = seed }
+    package init(seed: UInt64) { self.seed = seed }
 
     /// Perturbs the calling thread, like `StressRandom.perturb()`.
     @inline(__always)
-    public func perturb() {
+    package func perturb() {
         let n = counter.wrappingAdd(1, ordering: .relaxed).oldValue
         stressPerturb(stressMix(seed ^ (n &* 0xD6E8_FEB8_6659_FD93)))
     }
@@ -100,31 +100,31 @@ public final class StressSharedRandom: Sendable {
 
 /// Counts the tracked objects of one iteration and keeps weak references to the graph's
 /// objects, so the runner can check that everything was freed once the iteration let go.
-public final class StressLedger: @unchecked Sendable {
+package final class StressLedger: @unchecked Sendable {
     let live = Atomic<Int>(0)
     let made = Atomic<Int>(0)
     private let weakRefs = StressLock<[StressWeakRef]>([])
 
     /// An empty ledger.
-    public init() {}
+    package init() {}
 
     /// A new counted token (carried by a value, or captured by a handler closure).
-    public func token() -> StressToken { StressToken(self) }
+    package func token() -> StressToken { StressToken(self) }
 
     /// Tokens alive now.
-    public var liveTokens: Int { live.load(ordering: .acquiring) }
+    package var liveTokens: Int { live.load(ordering: .acquiring) }
     /// Tokens made so far.
-    public var madeTokens: Int { made.load(ordering: .relaxed) }
+    package var madeTokens: Int { made.load(ordering: .relaxed) }
 
     /// Watches `object` (an input, output, signal, junction, capture…): it must be freed once
     /// the iteration has released everything.
-    public func track(_ object: AnyObject, _ name: String) {
+    package func track(_ object: AnyObject, _ name: String) {
         let ref = StressWeakRef(object, name)
         weakRefs.withLock { $0.append(ref) }
     }
 
     /// The names of watched objects still alive.
-    public func survivors() -> [String] {
+    package func survivors() -> [String] {
         weakRefs.withLock { refs in refs.filter { $0.object != nil }.map(\.name) }
     }
 }
@@ -139,7 +139,7 @@ final class StressWeakRef: @unchecked Sendable {
 }
 
 /// An object whose life is counted by a `StressLedger`: init adds one, deinit takes one away.
-public final class StressToken: Sendable {
+package final class StressToken: Sendable {
     let ledger: StressLedger
     init(_ ledger: StressLedger) {
         self.ledger = ledger
@@ -154,18 +154,18 @@ public final class StressToken: Sendable {
 /// The value every stress graph carries: who sent it, its place in that sender's order, a tag
 /// (re-entrancy depth, activation number…) and a counted token, so a value that the library
 /// keeps alive too long shows up as a leak.
-public struct StressMsg: Sendable {
+package struct StressMsg: Sendable {
     /// The sender (actor, or a pseudo-sender such as re-entrant sends from a handler).
-    public let sender: Int
+    package let sender: Int
     /// The sender's sequence number, from 0.
-    public let seq: Int
+    package let seq: Int
     /// Scenario-specific: re-entrancy depth, activation number…
-    public let tag: Int
+    package let tag: Int
     /// The counted token.
-    public let token: StressToken
+    package let token: StressToken
 
     /// A value.
-    public init(sender: Int, seq: Int, tag: Int = 0, token: StressToken) {
+    package init(sender: Int, seq: Int, tag: Int = 0, token: StressToken) {
         self.sender = sender
         self.seq = seq
         self.tag = tag
@@ -176,32 +176,32 @@ public struct StressMsg: Sendable {
 /// One sender's record of what it sent: for each sequence number, whether the send was
 /// accepted (returned nil) or refused (an explicit drop). Written by that sender only; read by
 /// the arbiter after the sender has finished.
-public final class StressSender: @unchecked Sendable {
+package final class StressSender: @unchecked Sendable {
     /// Not sent.
-    public static let unsent: UInt8 = 0
+    package static let unsent: UInt8 = 0
     /// Accepted: the library said it will deliver it.
-    public static let accepted: UInt8 = 1
+    package static let accepted: UInt8 = 1
     /// Refused with an error: explicitly dropped.
-    public static let refused: UInt8 = 2
+    package static let refused: UInt8 = 2
 
     /// The sender's id (the `sender` field of its values).
-    public let id: Int
+    package let id: Int
     /// Per sequence number: `unsent`, `accepted` or `refused`.
-    public var status: [UInt8]
+    package var status: [UInt8]
     /// The next sequence number.
-    public var nextSeq = 0
+    package var nextSeq = 0
     /// Sequence numbers whose loss is forbidden even where the scenario tolerates drops
     /// (for example values sent before the same thread ended the stream).
-    public var mustArriveBelow = 0
+    package var mustArriveBelow = 0
 
     /// With a clock: per sequence number, the clock's reading just before the send started
     /// and just after it returned.
-    public let clock: StressClock?
-    public var startedAt: [Int] = []
-    public var returnedAt: [Int] = []
+    package let clock: StressClock?
+    package var startedAt: [Int] = []
+    package var returnedAt: [Int] = []
 
     /// A sender that may send up to `capacity` values; with `clock`, each send is stamped.
-    public init(id: Int, capacity: Int, clock: StressClock? = nil) {
+    package init(id: Int, capacity: Int, clock: StressClock? = nil) {
         self.id = id
         self.clock = clock
         status = [UInt8](repeating: StressSender.unsent, count: max(1, capacity))
@@ -213,7 +213,7 @@ public final class StressSender: @unchecked Sendable {
 
     /// Sends the next value through `send` and records the outcome.
     @inline(__always) @discardableResult
-    public func send(tag: Int = 0, ledger: StressLedger, _ send: (StressMsg) -> SignalSendError?) -> SignalSendError? {
+    package func send(tag: Int = 0, ledger: StressLedger, _ send: (StressMsg) -> SignalSendError?) -> SignalSendError? {
         let seq = nextSeq
         guard seq < status.count else { return .disconnected }
         nextSeq = seq &+ 1
@@ -227,7 +227,7 @@ public final class StressSender: @unchecked Sendable {
     /// The sending loop most scenarios share: sends `count` values through `send`, one after
     /// another, perturbing the schedule between sends and reporting progress as actor `actor`
     /// of `iteration` (so the watchdog can show how far each sender got).
-    public func sendAll(_ count: Int, actor: Int, of iteration: StressIteration, ledger: StressLedger,
+    package func sendAll(_ count: Int, actor: Int, of iteration: StressIteration, ledger: StressLedger,
                         random: inout StressRandom, _ send: (StressMsg) -> SignalSendError?) {
         for i in 0..<count {
             self.send(ledger: ledger, send)
@@ -237,24 +237,24 @@ public final class StressSender: @unchecked Sendable {
     }
 
     /// Records the outcome of a value sent by hand (`seq` must be `nextSeq`).
-    public func record(seq: Int, accepted: Bool) {
+    package func record(seq: Int, accepted: Bool) {
         guard seq < status.count else { return }
         status[seq] = accepted ? StressSender.accepted : StressSender.refused
         nextSeq = max(nextSeq, seq + 1)
     }
 
     /// How many values were accepted.
-    public var acceptedCount: Int { status.reduce(0) { $0 + ($1 == StressSender.accepted ? 1 : 0) } }
+    package var acceptedCount: Int { status.reduce(0) { $0 + ($1 == StressSender.accepted ? 1 : 0) } }
 }
 
 /// A shared logical clock: each tick is a relaxed read-modify-write on one word, so ticks from
 /// all threads fall in one total order without adding any synchronization between them.
-public final class StressClock: Sendable {
+package final class StressClock: Sendable {
     let now = Atomic<Int>(0)
     /// A clock at 0.
-    public init() {}
+    package init() {}
     /// The next reading.
-    @inline(__always) public func tick() -> Int { now.wrappingAdd(1, ordering: .relaxed).oldValue }
+    @inline(__always) package func tick() -> Int { now.wrappingAdd(1, ordering: .relaxed).oldValue }
 }
 
 // MARK: - Watching handlers
@@ -262,16 +262,16 @@ public final class StressClock: Sendable {
 /// Detects a closure entered while another call of it is running (on another thread, or
 /// nested on the same one). A relaxed read-modify-write, so both overlapping calls cannot miss
 /// each other.
-public final class StressGuard: Sendable {
+package final class StressGuard: Sendable {
     let depth = Atomic<Int>(0)
     let overlapCount = Atomic<Int>(0)
 
     /// A guard.
-    public init() {}
+    package init() {}
 
     /// Call on entry.
     @inline(__always)
-    public func enter() {
+    package func enter() {
         if depth.wrappingAdd(1, ordering: .relaxed).oldValue != 0 {
             overlapCount.wrappingAdd(1, ordering: .relaxed)
         }
@@ -279,18 +279,18 @@ public final class StressGuard: Sendable {
 
     /// Call on exit.
     @inline(__always)
-    public func exit() { depth.wrappingSubtract(1, ordering: .relaxed) }
+    package func exit() { depth.wrappingSubtract(1, ordering: .relaxed) }
 
     /// Overlapping entries seen.
-    public var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+    package var overlaps: Int { overlapCount.load(ordering: .relaxed) }
 }
 
 /// What a recorder saw, in delivery order.
-public enum StressEvent: Equatable, Sendable, CustomStringConvertible {
+package enum StressEvent: Equatable, Sendable, CustomStringConvertible {
     case value(sender: Int, seq: Int, tag: Int)
     case end(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .value(let s, let q, let t): return "\(s):\(q)" + (t != 0 ? "#\(t)" : "")
         case .end(let e): return "end(\(e))"
@@ -300,13 +300,13 @@ public enum StressEvent: Equatable, Sendable, CustomStringConvertible {
 
 /// Records what a handler receives, and how: entries that overlap, and entries after the
 /// subscription's `cancel()` returned.
-public final class StressRecorder: @unchecked Sendable {
+package final class StressRecorder: @unchecked Sendable {
     let capacity: Int
     let slots: UnsafeMutablePointer<Atomic<UInt64>>
     let count = Atomic<Int>(0)
     let ends = Atomic<Int>(0)
     /// The handler's guard.
-    public let entry = StressGuard()
+    package let entry = StressGuard()
     let cancelReturned = Atomic<Bool>(false)
     let afterCancel = Atomic<Int>(0)
     let perturber: StressSharedRandom?
@@ -315,7 +315,7 @@ public final class StressRecorder: @unchecked Sendable {
     var plainCount = 0
 
     /// A recorder for at most `capacity` deliveries; `perturber` perturbs inside the handler.
-    public init(capacity: Int, perturber: StressSharedRandom?) {
+    package init(capacity: Int, perturber: StressSharedRandom?) {
         self.capacity = max(1, capacity)
         self.perturber = perturber
         slots = .allocate(capacity: self.capacity)
@@ -329,7 +329,7 @@ public final class StressRecorder: @unchecked Sendable {
 
     /// The handler: records `r`.
     @inline(__always)
-    public func receive(_ r: Result<StressMsg, SignalEnd>) {
+    package func receive(_ r: Result<StressMsg, SignalEnd>) {
         entry.enter()
         if cancelReturned.load(ordering: .relaxed) { afterCancel.wrappingAdd(1, ordering: .relaxed) }
         plainCount &+= 1
@@ -355,15 +355,15 @@ public final class StressRecorder: @unchecked Sendable {
     }
 
     /// Call right after the subscription's `cancel()` returned.
-    public func markCancelled() { cancelReturned.store(true, ordering: .relaxed) }
+    package func markCancelled() { cancelReturned.store(true, ordering: .relaxed) }
 
     /// Deliveries so far.
-    public var deliveries: Int { count.load(ordering: .relaxed) }
+    package var deliveries: Int { count.load(ordering: .relaxed) }
     /// Ends so far.
-    public var endCount: Int { ends.load(ordering: .acquiring) }
+    package var endCount: Int { ends.load(ordering: .acquiring) }
 
     /// The events, in order (call once the handler is quiet).
-    public var events: [StressEvent] {
+    package var events: [StressEvent] {
         let n = min(count.load(ordering: .acquiring), capacity)
         var out: [StressEvent] = []
         out.reserveCapacity(n)
@@ -385,7 +385,7 @@ public final class StressRecorder: @unchecked Sendable {
     }
 
     /// Problems in how the handler was entered: overlap, after cancel, too many deliveries.
-    public func entryFindings(_ who: String) -> [StressFinding] {
+    package func entryFindings(_ who: String) -> [StressFinding] {
         var f: [StressFinding] = []
         if entry.overlaps > 0 {
             f.append(.forbidden(StressCheck.concurrentEntry, "\(who): \(entry.overlaps) overlapping handler entries"))
@@ -402,7 +402,7 @@ public final class StressRecorder: @unchecked Sendable {
 
 extension Signal where T == StressMsg {
     /// Subscribes `recorder` with a handler closure that captures a counted token.
-    public func stressSubscribe(_ recorder: StressRecorder, ledger: StressLedger, context: Exec = .direct) -> SignalOutput<StressMsg> {
+    package func stressSubscribe(_ recorder: StressRecorder, ledger: StressLedger, context: Exec = .direct) -> SignalOutput<StressMsg> {
         let token = ledger.token()
         return subscribe(context: context) { r in
             withExtendedLifetime(token) { recorder.receive(r) }
@@ -416,16 +416,16 @@ extension Signal where T == StressMsg {
 /// intercepts pthread mutexes, but on Linux it does not see `Mutex`'s futex-based lock, so a
 /// harness using `Mutex` would report its own critical sections as races (see
 /// Tests/SignalsHarnessTests/Stress/tsan-suppressions.txt).
-public final class StressLock<Value>: @unchecked Sendable {
+package final class StressLock<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
     /// A lock around `value`.
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value, holding the lock.
     @inline(__always)
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -1,18 +1,18 @@
 /// What the table and `bench stress --list` say of a scenario, in one value: its name (used
 /// with `--scenario`), one line on what races with what, the name of the outcome where nothing
 /// noteworthy happened, and the fewest actors it needs.
-public struct StressScenarioLabel: Sendable {
+package struct StressScenarioLabel: Sendable {
     /// The name used with `--scenario` and in the table.
-    public let name: String
+    package let name: String
     /// One line: what races with what.
-    public let summary: String
+    package let summary: String
     /// The name of the outcome where nothing noteworthy happened.
-    public let acceptableName: String
+    package let acceptableName: String
     /// The fewest actors the scenario needs.
-    public let minimumThreads: Int
+    package let minimumThreads: Int
 
     /// A label; `minimumThreads` below 1 counts as 1.
-    public init(_ name: String, _ summary: String, acceptable: String = "all promises kept", minimumThreads: Int = 2) {
+    package init(_ name: String, _ summary: String, acceptable: String = "all promises kept", minimumThreads: Int = 2) {
         self.name = name
         self.summary = summary
         acceptableName = acceptable
@@ -21,14 +21,14 @@ public struct StressScenarioLabel: Sendable {
 }
 
 /// A scenario that says what it is with one `label` instead of four properties.
-public protocol LabelledStressScenario: StressScenario {
+package protocol LabelledStressScenario: StressScenario {
     /// The scenario's name, summary, acceptable outcome and fewest actors.
     var label: StressScenarioLabel { get }
 }
 
 extension LabelledStressScenario {
-    public var name: String { label.name }
-    public var summary: String { label.summary }
-    public var acceptableName: String { label.acceptableName }
-    public var minimumThreads: Int { label.minimumThreads }
+    package var name: String { label.name }
+    package var summary: String { label.summary }
+    package var acceptableName: String { label.acceptableName }
+    package var minimumThreads: Int { label.minimumThreads }
 }

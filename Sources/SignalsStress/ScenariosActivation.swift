@@ -9,11 +9,11 @@ import Synchronization
 /// A caching multi (`playback()`) made while senders run: from its creation on, every send is
 /// accepted and cached, so a subscriber arriving after the end gets every accepted value once,
 /// in each sender's order, then the end; values refused before it existed never appear.
-public struct EagerMultiCreateScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("eager-multi-create", "playback() made while T-1 threads send; late subscriber replays all", acceptable: "every accepted value replayed once, in order")
+package struct EagerMultiCreateScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("eager-multi-create", "playback() made while T-1 threads send; late subscriber replays all", acceptable: "every accepted value replayed once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
         let box = StressLock<SignalMulti<StressMsg>?>(nil)
@@ -47,11 +47,11 @@ public struct EagerMultiCreateScenario: LabelledStressScenario {
 /// `.duplicate`, no delivery after `cancel()` returned, and across the subscriptions together
 /// every value at most once and in each sender's order (a value in transit at a cancel may be
 /// dropped).
-public struct ResubscribeRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("resubscribe-race", "subscribe → cancel → subscribe on one Signal racing T-1 senders", acceptable: "each value at most once, in order, no duplicate error")
+package struct ResubscribeRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("resubscribe-race", "subscribe → cancel → subscribe on one Signal racing T-1 senders", acceptable: "each value at most once, in order, no duplicate error")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
@@ -101,11 +101,11 @@ public struct ResubscribeRaceScenario: LabelledStressScenario {
 /// `capture()` of a plain signal made while senders run, then subscribed with `resend`: the
 /// capture is active from the moment it is made, so every accepted value arrives (captured,
 /// held or live) exactly once, in order, then the end.
-public struct CaptureEagerScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("capture-eager-race", "capture() of a plain signal racing T-1 senders, subscribed later", acceptable: "every accepted value once, in order")
+package struct CaptureEagerScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("capture-eager-race", "capture() of a plain signal racing T-1 senders, subscribed later", acceptable: "every accepted value once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
         let recorder = stream.recorder
@@ -138,11 +138,11 @@ public struct CaptureEagerScenario: LabelledStressScenario {
 /// `SignalJunction.bind` racing `disconnect` (a stale edge once gave a false `.loop`): afterwards, with A's junction
 /// disconnected, B's signal may feed A (no stale edge gives a false `.loop`), and A's graph
 /// is freed.
-public struct BindDisconnectRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("bind-disconnect-race", "junction.bind(to:) racing disconnect(); then the reverse bind", acceptable: "no stale edge")
+package struct BindDisconnectRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("bind-disconnect-race", "junction.bind(to:) racing disconnect(); then the reverse bind", acceptable: "no stale edge")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
         var findings: [StressFinding] = []
         do {
@@ -182,11 +182,11 @@ public struct BindDisconnectRaceScenario: LabelledStressScenario {
 
 /// `generate(context: .global)` activated and deactivated from several threads at once
 /// (a context that runs callbacks concurrently): its callbacks never overlap and alternate input, nil.
-public struct GenerateGlobalCallbacksScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("generate-global-callbacks", "T threads subscribe/cancel a multicast of generate(context: .global)", acceptable: "callbacks serialized, alternating")
+package struct GenerateGlobalCallbacksScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("generate-global-callbacks", "T threads subscribe/cancel a multicast of generate(context: .global)", acceptable: "callbacks serialized, alternating")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 4)
         let inside = Atomic<Bool>(false)
         let overlaps = Atomic<Int>(0)

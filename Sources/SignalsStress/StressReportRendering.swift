@@ -5,7 +5,7 @@ import SignalsHarness
 
 extension StressReport: RenderableReport {
     /// The run's settings, one line.
-    public var headline: String {
+    package var headline: String {
         "bench stress: seed \(seed), \(threads) threads, \(operations) ops per actor, "
             + (secondsPerRun.map { String(format: "%.2f s", $0) } ?? "no time limit") + " per scenario × variant"
             + (iterationCap.map { ", at most \($0) iterations" } ?? "")
@@ -13,7 +13,7 @@ extension StressReport: RenderableReport {
     }
 
     /// The closing line: PASS or FAIL with the seed.
-    public var verdictLine: String {
+    package var verdictLine: String {
         passed ? "PASS: no forbidden outcome, leak or deadlock (seed \(seed))."
             : "FAIL: forbidden outcomes (seed \(seed)); replay with the commands above."
     }
@@ -45,7 +45,7 @@ extension StressReport: RenderableReport {
         return out
     }
 
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         let failures = failureSummary()
         switch format {
         case .text: return headline + "\n\n" + outcomeTable().text() + (failures.isEmpty ? "" : "\n" + failures + "\n") + "\n" + verdictLine + "\n"

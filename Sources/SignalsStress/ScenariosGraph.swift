@@ -52,7 +52,7 @@ func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [Str
 // MARK: - SignalMulti
 
 /// Which kind of `SignalMulti`.
-public enum StressMultiKind: String, Sendable, CaseIterable {
+package enum StressMultiKind: String, Sendable, CaseIterable {
     case continuous, playback, multicast
 }
 
@@ -63,10 +63,10 @@ public enum StressMultiKind: String, Sendable, CaseIterable {
 /// value for `continuous`, all values for `playback`, none for `multicast`), once; then live
 /// values with no gap, repeat or reordering; nothing after `cancel()` returns; no
 /// overlapping entry. The standing subscriber gets everything once, in order, end last.
-public struct MultiChurnScenario: LabelledStressScenario {
-    public let kind: StressMultiKind
-    public init(_ kind: StressMultiKind) { self.kind = kind }
-    public var label: StressScenarioLabel {
+package struct MultiChurnScenario: LabelledStressScenario {
+    package let kind: StressMultiKind
+    package init(_ kind: StressMultiKind) { self.kind = kind }
+    package var label: StressScenarioLabel {
         StressScenarioLabel("multi-\(kind.rawValue)", "subscribe/cancel racing with delivery on a \(kind.rawValue)() SignalMulti",
                             acceptable: "cache first and once, then live values, nothing after cancel")
     }
@@ -75,7 +75,7 @@ public struct MultiChurnScenario: LabelledStressScenario {
         var entries: [(before: Int, immediate: Int, recorder: StressRecorder)] = []
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let sender = StressSender(id: 0, capacity: n)
         let lastReturned = StressCounter(-1)
@@ -172,11 +172,11 @@ public struct MultiChurnScenario: LabelledStressScenario {
 /// Arbiter: values arrive at most once and in each sender's order (a value in transit across
 /// a rebind may be dropped: INTERESTING); the source's end goes through the junction and
 /// arrives once, last.
-public struct JunctionRebindScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
+package struct JunctionRebindScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
@@ -228,15 +228,15 @@ public struct JunctionRebindScenario: LabelledStressScenario {
 /// Arbiter, per capture: the captured values followed by what the subscription got keep each
 /// sender's order with no gap and no repeat (a value that arrives between `capture()` and
 /// `subscribe` is held, not lost or duplicated); nothing after cancel; no overlapping entry.
-public struct CaptureSubscribeScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("capture-subscribe", "capture() then subscribe racing with senders", acceptable: "captured + held + live values contiguous, once, in order")
+package struct CaptureSubscribeScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("capture-subscribe", "capture() then subscribe racing with senders", acceptable: "captured + held + live values contiguous, once, in order")
 
     final class Log: @unchecked Sendable {
         var entries: [(captured: [StressEvent], recorder: StressRecorder, began: Int)] = []
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let clock = StressClock()
@@ -301,9 +301,9 @@ public struct CaptureSubscribeScenario: LabelledStressScenario {
 /// whose deactivation was announced accepts nothing; each subscription gets values of one
 /// activation only, once and in order across subscriptions; a value accepted just before a
 /// deactivation may be dropped (INTERESTING).
-public struct GenerateReactivationScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("generate-reactivate", "generate re-activation racing with cancel and senders", acceptable: "one activation per subscription, in order, nothing stale")
+package struct GenerateReactivationScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("generate-reactivate", "generate re-activation racing with cancel and senders", acceptable: "one activation per subscription, in order, nothing stale")
 
     final class State: @unchecked Sendable {
         let current = StressLock<(input: SignalInput<StressMsg>?, generation: Int)>((nil, 0))
@@ -333,7 +333,7 @@ public struct GenerateReactivationScenario: LabelledStressScenario {
         var recorders: [StressRecorder] = []
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n) }
@@ -416,11 +416,11 @@ public struct GenerateReactivationScenario: LabelledStressScenario {
 /// subscriber, and a subscriber on a concurrent queue.
 ///
 /// Arbiter: no stage or handler entered concurrently, everything once, in order, end last.
-public struct GlobalContextScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("global-handlers", "handlers and a map stage on .global / concurrent queues never overlap", acceptable: "no overlap, all delivered once, in order")
+package struct GlobalContextScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("global-handlers", "handlers and a map stage on .global / concurrent queues never overlap", acceptable: "no overlap, all delivered once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         // Two subscribers of the same senders: the stream's recorder and one more like it.
         let stream = StressStream(it, senders: it.threads)
         let first = stream.recorder
@@ -478,11 +478,11 @@ final class StressStage: @unchecked Sendable {
 /// queue, fed by T threads.
 ///
 /// Arbiter: no stage entered concurrently; everything once, in each sender's order, end last.
-public struct ContextChainScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("context-chain", "stages across serial, concurrent and global queues keep order", acceptable: "no overlap, all delivered once, in order")
+package struct ContextChainScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("context-chain", "stages across serial, concurrent and global queues keep order", acceptable: "no overlap, all delivered once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let stream = StressStream(it, senders: it.threads)
         let stages = (0..<3).map { _ in StressStage(shared: it.shared) }
         let serialA = DispatchQueue(label: "stress.serial.a")
@@ -515,9 +515,9 @@ public struct ContextChainScenario: LabelledStressScenario {
 // MARK: - Catalogue
 
 /// Every scenario of `bench stress`, in table order.
-public enum StressCatalogue {
+package enum StressCatalogue {
     /// All scenarios.
-    public static var all: [any StressScenario] {
+    package static var all: [any StressScenario] {
         [
             ConcurrentSendScenario(),
             MergedMutationScenario(),
@@ -566,11 +566,11 @@ public enum StressCatalogue {
 }
 
 /// `DeliveryQueueScenario` on the queue type of the variant under test.
-public struct StressVariantQueueScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("delivery-queue", "T threads into the variant's bare DeliveryQueue (sync, async, re-entrant)", acceptable: "all delivered once, in order")
+package struct StressVariantQueueScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("delivery-queue", "T threads into the variant's bare DeliveryQueue (sync, async, re-entrant)", acceptable: "all delivered once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         switch it.variant {
         case .lockFree: return DeliveryQueueScenario(name: name, queue: LockFreeDeliveryQueue<StressMsg>.self).run(it)
         case .mutex: return DeliveryQueueScenario(name: name, queue: MutexDeliveryQueue<StressMsg>.self).run(it)

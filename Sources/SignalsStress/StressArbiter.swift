@@ -1,7 +1,7 @@
 import Signals
 
 /// How an outcome is judged, as in jcstress.
-public enum StressGrade: String, Codable, Sendable, Comparable {
+package enum StressGrade: String, Codable, Sendable, Comparable {
     /// What the library promises.
     case acceptable = "ACCEPTABLE"
     /// Allowed, but worth seeing (a value dropped in transit during a rebind…).
@@ -17,68 +17,68 @@ public enum StressGrade: String, Codable, Sendable, Comparable {
         }
     }
 
-    public static func < (a: StressGrade, b: StressGrade) -> Bool { a.rank < b.rank }
+    package static func < (a: StressGrade, b: StressGrade) -> Bool { a.rank < b.rank }
 }
 
 /// One thing an arbiter noticed in one iteration.
-public struct StressFinding: Sendable, CustomStringConvertible {
+package struct StressFinding: Sendable, CustomStringConvertible {
     /// Its grade.
-    public var grade: StressGrade
+    package var grade: StressGrade
     /// The outcome's name (one of `StressCheck`'s for forbidden ones).
-    public var name: String
+    package var name: String
     /// What exactly was seen (sender, sequence numbers…).
-    public var detail: String
+    package var detail: String
 
     /// A finding.
-    public init(_ grade: StressGrade, _ name: String, _ detail: String = "") {
+    package init(_ grade: StressGrade, _ name: String, _ detail: String = "") {
         self.grade = grade
         self.name = name
         self.detail = detail
     }
 
     /// A broken promise.
-    public static func forbidden(_ name: String, _ detail: String = "") -> StressFinding { .init(.forbidden, name, detail) }
+    package static func forbidden(_ name: String, _ detail: String = "") -> StressFinding { .init(.forbidden, name, detail) }
     /// An allowed outcome worth seeing.
-    public static func interesting(_ name: String, _ detail: String = "") -> StressFinding { .init(.interesting, name, detail) }
+    package static func interesting(_ name: String, _ detail: String = "") -> StressFinding { .init(.interesting, name, detail) }
 
-    public var description: String { "\(grade.rawValue) \(name)" + (detail.isEmpty ? "" : ": \(detail)") }
+    package var description: String { "\(grade.rawValue) \(name)" + (detail.isEmpty ? "" : ": \(detail)") }
 }
 
 /// The names of the invariants; a FORBIDDEN outcome is named after the one it broke.
-public enum StressCheck {
-    public static let concurrentEntry = "concurrent handler entry"
-    public static let fifo = "per-sender FIFO violated"
-    public static let duplicate = "duplicate delivery"
-    public static let lost = "accepted value lost"
-    public static let refusedDelivered = "refused value delivered"
-    public static let unknownDelivered = "unknown value delivered"
-    public static let afterCancel = "delivery after cancel returned"
-    public static let endTwice = "end delivered twice"
-    public static let valueAfterEnd = "value after end"
-    public static let endMissing = "end missing"
-    public static let wrongEnd = "wrong end"
-    public static let leak = "leak"
-    public static let deadlock = "deadlock"
-    public static let staleCache = "stale or missing cached value"
-    public static let cacheOrder = "cached values not first, once, in order"
-    public static let crossActivation = "value from another activation"
-    public static let staleInput = "stale input accepted a value"
-    public static let activationOrder = "activation callbacks out of order"
-    public static let setupFailed = "graph setup failed"
-    public static let activationNotCaptured = "activation value not captured"
+package enum StressCheck {
+    package static let concurrentEntry = "concurrent handler entry"
+    package static let fifo = "per-sender FIFO violated"
+    package static let duplicate = "duplicate delivery"
+    package static let lost = "accepted value lost"
+    package static let refusedDelivered = "refused value delivered"
+    package static let unknownDelivered = "unknown value delivered"
+    package static let afterCancel = "delivery after cancel returned"
+    package static let endTwice = "end delivered twice"
+    package static let valueAfterEnd = "value after end"
+    package static let endMissing = "end missing"
+    package static let wrongEnd = "wrong end"
+    package static let leak = "leak"
+    package static let deadlock = "deadlock"
+    package static let staleCache = "stale or missing cached value"
+    package static let cacheOrder = "cached values not first, once, in order"
+    package static let crossActivation = "value from another activation"
+    package static let staleInput = "stale input accepted a value"
+    package static let activationOrder = "activation callbacks out of order"
+    package static let setupFailed = "graph setup failed"
+    package static let activationNotCaptured = "activation value not captured"
 }
 
 /// What an arbiter tolerates when checking one stream.
-public struct StressStreamPolicy: Sendable {
+package struct StressStreamPolicy: Sendable {
     /// How an accepted value that never arrived is judged: nil makes it FORBIDDEN
     /// (`StressCheck.lost`); otherwise the INTERESTING outcome's name.
-    public var lossName: String?
+    package var lossName: String?
     /// The end the stream must finish with ("complete", "cancelled"), or nil if it must not end.
     /// `"any"` accepts an end or none.
-    public var expectedEnd: String?
+    package var expectedEnd: String?
 
     /// A policy.
-    public init(lossName: String? = nil, expectedEnd: String? = "complete") {
+    package init(lossName: String? = nil, expectedEnd: String? = "complete") {
         self.lossName = lossName
         self.expectedEnd = expectedEnd
     }
@@ -86,7 +86,7 @@ public struct StressStreamPolicy: Sendable {
 
 /// Checks one recorded stream against what its senders sent: exactly once or explicitly
 /// dropped, per-sender FIFO, the end at most once and last, plus the recorder's own entry checks.
-public func stressCheckStream(
+package func stressCheckStream(
     _ who: String, _ recorder: StressRecorder, senders: [StressSender], policy: StressStreamPolicy
 ) -> [StressFinding] {
     var findings = recorder.entryFindings(who)
@@ -95,7 +95,7 @@ public func stressCheckStream(
 }
 
 /// `stressCheckStream` on a list of events.
-public func stressCheckEvents(
+package func stressCheckEvents(
     _ who: String, _ events: [StressEvent], senders: [StressSender], policy: StressStreamPolicy
 ) -> [StressFinding] {
     var findings: [StressFinding] = []

@@ -19,7 +19,7 @@ final class StressOrderClock: Sendable {
 
 extension StressCheck {
     /// A value delivered after one whose send started after this value's send had returned.
-    public static let realTimeOrder = "real-time order violated"
+    package static let realTimeOrder = "real-time order violated"
 }
 
 /// Checks real-time order on one stream: for every two delivered values X and Y, if X's send
@@ -28,7 +28,7 @@ extension StressCheck {
 /// One pass from the end of the delivery order keeps the smallest `returnedAt` of the values
 /// delivered later; a value whose send started after that reading was overtaken by a value
 /// whose send had already returned. Values without stamps (`Int.max`) take no part.
-public func stressCheckRealTimeOrder(_ who: String, _ events: [StressEvent], senders: [StressSender]) -> [StressFinding] {
+package func stressCheckRealTimeOrder(_ who: String, _ events: [StressEvent], senders: [StressSender]) -> [StressFinding] {
     let byID = Dictionary(senders.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     var earliestReturnLater = Int.max
     var earliestReturnLaterName = ""
@@ -57,16 +57,16 @@ public func stressCheckRealTimeOrder(_ who: String, _ events: [StressEvent], sen
 ///
 /// Arbiter: every accepted value exactly once, in per-sender order, and in real-time order
 /// (`stressCheckRealTimeOrder`); the end is `complete`.
-public struct RealTimeOrderScenario: LabelledStressScenario {
+package struct RealTimeOrderScenario: LabelledStressScenario {
     /// With `returnsEarly`, a deliberately broken send path: every fourth value is kept back
     /// and reported accepted at once, then sent just before the sender's next value (per-sender
     /// order kept, as a combining sender that returned before publishing its batch would keep
     /// it). The tests run it to show the arbiter catches that fault; `bench stress` never does.
-    public init(returnsEarly: Bool = false) { self.returnsEarly = returnsEarly }
+    package init(returnsEarly: Bool = false) { self.returnsEarly = returnsEarly }
     let returnsEarly: Bool
-    public let label = StressScenarioLabel("real-time-order", "a send that returned before another began is delivered first, across threads", acceptable: "delivered in real-time order", minimumThreads: 3)
+    package let label = StressScenarioLabel("real-time-order", "a send that returned before another began is delivered first, across threads", acceptable: "delivered in real-time order", minimumThreads: 3)
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senderCount = it.threads - 1
         let clock = StressOrderClock()

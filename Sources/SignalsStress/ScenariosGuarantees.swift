@@ -33,14 +33,14 @@ import Synchronization
 /// exactly once, in per-sender order, before the end (`accepted value lost` is FORBIDDEN here);
 /// nothing after the end (`value after end`); the end once, `complete`; once a sender's send
 /// is refused, all its later sends are refused too.
-public struct EndRaceRoundsScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("end-race-rounds", "16 rounds per iteration of senders racing complete() on a fresh input: a stage is given nothing after the end, every accepted value before it", acceptable: "every accepted value before the end, nothing after")
+package struct EndRaceRoundsScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("end-race-rounds", "16 rounds per iteration of senders racing complete() on a fresh input: a stage is given nothing after the end, every accepted value before it", acceptable: "every accepted value before the end, nothing after")
 
     /// Rounds per iteration.
     static let rounds = 16
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let perRound = max(16, it.operations / 2)
         let senderCount = it.threads - 1
         let ledger = it.ledger
@@ -109,11 +109,11 @@ final class StressFlag: Sendable {
 ///
 /// Arbiter, per round: exactly one contender wins and the others are refused with
 /// `.duplicate`; a probe value sent afterwards reaches exactly one of them.
-public struct SingleOutputRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("single-output-race", "a subscribe, a junction bind and a merged add race for one signal's output: exactly one wins", acceptable: "exactly one winner, the probe reaches it once", minimumThreads: 3)
+package struct SingleOutputRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("single-output-race", "a subscribe, a junction bind and a merged add race for one signal's output: exactly one wins", acceptable: "exactly one winner, the probe reaches it once", minimumThreads: 3)
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         for round in 0..<8 {
             let contest = StressOutputContest()
             let (source, signal) = Signal<Int>.create(delivery: it.variant)
@@ -193,11 +193,11 @@ public struct SingleOutputRaceScenario: LabelledStressScenario {
 /// "A connection that would create a loop is refused": two threads bind A's junction to B's
 /// input and B's junction to A's input at once (16 pairs per iteration). Exactly one bind wins;
 /// the other is refused with `.loop`.
-public struct LoopBindRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("loop-bind-race", "two threads bind A→B and B→A at once: exactly one wins, the other is refused with .loop", acceptable: "one bind, one .loop")
+package struct LoopBindRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("loop-bind-race", "two threads bind A→B and B→A at once: exactly one wins, the other is refused with .loop", acceptable: "one bind, one .loop")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         for round in 0..<16 {
             let (inA, a) = Signal<Int>.create(delivery: it.variant)
             let (inB, b) = Signal<Int>.create(delivery: it.variant)
@@ -230,11 +230,11 @@ public struct LoopBindRaceScenario: LabelledStressScenario {
 /// only `.duplicate` (another actor held the output), or a prefix of 1, 2, 3, complete (a value
 /// in transit at the cancel may be missing at the end, never at the start). A scan that kept its
 /// state from an earlier activation would give 4, 5, 6….
-public struct StateResetRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("state-reset-race", "T threads subscribe and cancel one scan over just(1, 1, 1): each activation starts from the initial state", acceptable: "every activation from fresh state")
+package struct StateResetRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("state-reset-race", "T threads subscribe and cancel one scan over just(1, 1, 1): each activation starts from the initial state", acceptable: "every activation from fresh state")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let signal = Signal<Int>.just(1, 1, 1, delivery: it.variant).scan(initialValue: 0) { $0 + $1 }
         it.track(signal, "signal")
         let bad = StressLock<[String]>([])

@@ -9,7 +9,7 @@ import Synchronization
 /// `run` builds the graph, starts the actors with `iteration.runActors`, tears the graph down,
 /// releases every reference it holds and returns what its arbiter found. The runner then
 /// checks for leaks (the iteration's `StressLedger`) and, around all of it, for deadlock.
-public protocol StressScenario: Sendable {
+package protocol StressScenario: Sendable {
     /// The name used with `--scenario` and in the table.
     var name: String { get }
     /// One line: what races with what.
@@ -23,39 +23,39 @@ public protocol StressScenario: Sendable {
 }
 
 extension StressScenario {
-    public var acceptableName: String { "all promises kept" }
-    public var minimumThreads: Int { 2 }
+    package var acceptableName: String { "all promises kept" }
+    package var minimumThreads: Int { 2 }
 }
 
 /// How the runner runs.
-public struct StressOptions: Sendable {
+package struct StressOptions: Sendable {
     /// The seed; iteration `i` uses `stressMix(seed ^ i…)`.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Wall-clock budget per scenario and variant, in seconds (nil: iterations only).
-    public var secondsPerRun: Double?
+    package var secondsPerRun: Double?
     /// Iteration cap per scenario and variant (nil: duration only).
-    public var iterations: Int?
+    package var iterations: Int?
     /// Actor threads per iteration (scenarios may use more, see `minimumThreads`).
-    public var threads: Int
+    package var threads: Int
     /// Operations per actor per iteration (values sent, subscriptions made…).
-    public var operations: Int
+    package var operations: Int
     /// The watchdog's deadline per iteration, in seconds.
-    public var watchdogSeconds: Double
+    package var watchdogSeconds: Double
     /// How long freed objects may take to go after an iteration (asynchronous contexts drain
     /// a little after the last handler ran), in seconds.
-    public var leakGraceSeconds: Double
+    package var leakGraceSeconds: Double
     /// On deadlock: print and exit with `BenchExitCode.deadlock` (the command line), or record it and carry on with a
     /// fresh set of threads (the tests).
-    public var exitOnDeadlock: Bool
+    package var exitOnDeadlock: Bool
     /// Receives diagnostic lines (the deadlock report).
-    public var log: @Sendable (String) -> Void
+    package var log: @Sendable (String) -> Void
     /// Stop a run at its first forbidden outcome (the tests of broken subjects).
-    public var stopOnForbidden = false
+    package var stopOnForbidden = false
     /// Called just before the deadlock exit (the command prints the table so far).
-    public var beforeDeadlockExit: (@Sendable () -> Void)?
+    package var beforeDeadlockExit: (@Sendable () -> Void)?
 
     /// Options.
-    public init(seed: UInt64, secondsPerRun: Double? = nil, iterations: Int? = nil, threads: Int = 3,
+    package init(seed: UInt64, secondsPerRun: Double? = nil, iterations: Int? = nil, threads: Int = 3,
                 operations: Int = 200, watchdogSeconds: Double = 20, leakGraceSeconds: Double = 2,
                 exitOnDeadlock: Bool = false, log: @escaping @Sendable (String) -> Void = { print($0) }) {
         self.seed = seed
@@ -71,22 +71,22 @@ public struct StressOptions: Sendable {
 }
 
 /// One iteration as a scenario sees it.
-public final class StressIteration: @unchecked Sendable {
+package final class StressIteration: @unchecked Sendable {
     /// The delivery variant under test.
-    public let variant: DeliveryVariant
+    package let variant: DeliveryVariant
     /// The iteration's index and seed.
-    public let index: Int
-    public let seed: UInt64
+    package let index: Int
+    package let seed: UInt64
     /// Actors to start.
-    public let threads: Int
+    package let threads: Int
     /// Operations per actor.
-    public let operations: Int
+    package let operations: Int
     /// The coordinator's random stream (the thread that calls `run`).
-    public var random: StressRandom
+    package var random: StressRandom
     /// A stream for handlers.
-    public let shared: StressSharedRandom
+    package let shared: StressSharedRandom
     /// Leak accounting.
-    public let ledger = StressLedger()
+    package let ledger = StressLedger()
 
     let pool: StressPool
     let phase = StressLock<String>("setup")
@@ -105,15 +105,15 @@ public final class StressIteration: @unchecked Sendable {
     }
 
     /// Names what the coordinator is doing (printed by the watchdog).
-    public func setPhase(_ p: String) { phase.withLock { $0 = p } }
+    package func setPhase(_ p: String) { phase.withLock { $0 = p } }
 
     /// Watches `object`: it must be freed after the iteration.
-    public func track(_ object: AnyObject, _ name: String) { ledger.track(object, name) }
+    package func track(_ object: AnyObject, _ name: String) { ledger.track(object, name) }
 
     /// Runs `count` actors on the pool's threads, started together (each spins on a start flag
     /// so they collide), and returns when all have finished. Actor `a` gets a random stream
     /// seeded from the iteration's seed and `a`; it may report progress with `progress(a, n)`.
-    public func runActors(_ count: Int, _ body: @escaping @Sendable (_ actor: Int, _ random: inout StressRandom) -> Void) {
+    package func runActors(_ count: Int, _ body: @escaping @Sendable (_ actor: Int, _ random: inout StressRandom) -> Void) {
         setPhase("actors")
         let start = StressStartFlag()
         let done = DispatchSemaphore(value: 0)
@@ -144,14 +144,14 @@ public final class StressIteration: @unchecked Sendable {
     }
 
     /// Reports actor `a`'s progress (printed by the watchdog).
-    public func progress(_ a: Int, _ n: Int) {
+    package func progress(_ a: Int, _ n: Int) {
         if a < actorStates.count { actorStates[a].progress.store(n, ordering: .relaxed) }
     }
 
     /// Waits until `condition` holds, or `timeoutSeconds` pass (nil: the watchdog bounds the
     /// wait). Returns whether it holds.
     @discardableResult
-    public func waitUntil(_ what: String, timeoutSeconds: Double? = nil, _ condition: () -> Bool) -> Bool {
+    package func waitUntil(_ what: String, timeoutSeconds: Double? = nil, _ condition: () -> Bool) -> Bool {
         setPhase("waiting for \(what)")
         let deadline = timeoutSeconds.map { monotonicNanos() + UInt64($0 * 1e9) }
         var n = 0
@@ -252,59 +252,59 @@ final class StressPool: @unchecked Sendable {
 // MARK: - Results
 
 /// One row of the table: how often each outcome was seen.
-public struct StressOutcomeCount: Codable, Sendable {
-    public var grade: StressGrade
-    public var name: String
-    public var count: Int
+package struct StressOutcomeCount: Codable, Sendable {
+    package var grade: StressGrade
+    package var name: String
+    package var count: Int
 }
 
 /// The first occurrence of a forbidden outcome, for replay.
-public struct StressFailure: Codable, Sendable {
-    public var outcome: String
-    public var iteration: Int
-    public var iterationSeed: UInt64
-    public var detail: String
-    public var replay: String
+package struct StressFailure: Codable, Sendable {
+    package var outcome: String
+    package var iteration: Int
+    package var iterationSeed: UInt64
+    package var detail: String
+    package var replay: String
 }
 
 /// The result of one scenario on one variant.
-public struct StressRunResult: Codable, Sendable {
-    public var scenario: String
-    public var variant: String
-    public var iterations: Int
-    public var seconds: Double
-    public var iterationsPerSecond: Double
-    public var outcomes: [StressOutcomeCount]
-    public var failures: [StressFailure]
-    public var deadlocked: Bool
+package struct StressRunResult: Codable, Sendable {
+    package var scenario: String
+    package var variant: String
+    package var iterations: Int
+    package var seconds: Double
+    package var iterationsPerSecond: Double
+    package var outcomes: [StressOutcomeCount]
+    package var failures: [StressFailure]
+    package var deadlocked: Bool
 
     /// PASS, or FAIL when anything forbidden (a leak and a deadlock included) was seen.
-    public var verdict: String { passed ? "PASS" : "FAIL" }
-    public var passed: Bool { !deadlocked && !outcomes.contains { $0.grade == .forbidden } }
+    package var verdict: String { passed ? "PASS" : "FAIL" }
+    package var passed: Bool { !deadlocked && !outcomes.contains { $0.grade == .forbidden } }
 
     /// Whether an outcome with this grade and name (or containing it) was seen.
-    public func saw(_ grade: StressGrade, _ name: String) -> Bool {
+    package func saw(_ grade: StressGrade, _ name: String) -> Bool {
         outcomes.contains { $0.grade == grade && $0.name.contains(name) }
     }
 }
 
 /// Runs scenarios.
-public final class StressRunner: @unchecked Sendable {
+package final class StressRunner: @unchecked Sendable {
     let options: StressOptions
     private var pool = StressPool()
 
     /// A runner.
-    public init(options: StressOptions) { self.options = options }
+    package init(options: StressOptions) { self.options = options }
 
     deinit { pool.stop() }
 
     /// The seed of iteration `index` of a run with `seed`.
-    public static func iterationSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
+    package static func iterationSeed(_ seed: UInt64, _ index: Int) -> UInt64 {
         stressMix(seed ^ (UInt64(index) &* 0x9E37_79B9_7F4A_7C15))
     }
 
     /// Runs `scenario` on `variant` until the iteration cap or the time budget is reached.
-    public func run(_ scenario: any StressScenario, variant: DeliveryVariant) -> StressRunResult {
+    package func run(_ scenario: any StressScenario, variant: DeliveryVariant) -> StressRunResult {
         var counts: [String: (StressGrade, Int)] = [:]
         var order: [String] = []
         var failures: [StressFailure] = []

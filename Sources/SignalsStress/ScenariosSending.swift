@@ -8,11 +8,11 @@ import Synchronization
 /// Arbiter: exactly once or refused, per-sender FIFO, no overlapping handler entry, one end and
 /// last. Values actor 0 sent before its own `complete()` must arrive; another sender's value
 /// accepted while the end raced it may be dropped (INTERESTING).
-public struct ConcurrentSendScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("send-concurrent", "T threads send into one input (half the time one of them ends it midway)", acceptable: "all delivered once, in order, end last")
+package struct ConcurrentSendScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("send-concurrent", "T threads send into one input (half the time one of them ends it midway)", acceptable: "all delivered once, in order, end last")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let stream = StressStream(it, senders: it.threads)
         let endRace = it.random.below(2) == 0
@@ -52,11 +52,11 @@ public struct ConcurrentSendScenario: LabelledStressScenario {
 /// Arbiter: the direct sender's values exactly once; source values once at most (a value in
 /// transit when its source is removed may be dropped: INTERESTING), per-sender FIFO, no
 /// overlapping entry, one end, last.
-public struct MergedMutationScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("merged-add-remove", "senders into a merged input while another thread adds and removes its sources", acceptable: "all delivered once, in order, end last", minimumThreads: 3)
+package struct MergedMutationScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("merged-add-remove", "senders into a merged input while another thread adds and removes its sources", acceptable: "all delivered once, in order, end last", minimumThreads: 3)
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let sourceCount = it.threads - 2
         let stream = StressStream(it, senders: sourceCount + 1)
@@ -127,11 +127,11 @@ public struct MergedMutationScenario: LabelledStressScenario {
 ///
 /// Arbiter: a re-entrant send is queued, never nested (no overlapping or nested entry), the
 /// re-sent values keep their order (pseudo-sender T), everything exactly once, end last.
-public struct ReentrantSendScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("reentrant-send", "a handler re-sends into its own input while other threads send", acceptable: "re-entrant sends queued, all delivered once, in order")
+package struct ReentrantSendScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("reentrant-send", "a handler re-sends into its own input while other threads send", acceptable: "re-entrant sends queued, all delivered once, in order")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         // Room for the re-sent values too: up to three generations of them.
         let stream = StressStream(it, senders: it.threads, spare: it.threads * n * 3 + 8)
@@ -165,11 +165,11 @@ public struct ReentrantSendScenario: LabelledStressScenario {
 }
 
 /// A weak reference that closures can capture.
-public final class StressWeakBox<O: AnyObject>: @unchecked Sendable {
+package final class StressWeakBox<O: AnyObject>: @unchecked Sendable {
     /// The object, while it lives.
-    public weak var object: O?
+    package weak var object: O?
     /// A box for `object`.
-    public init(_ object: O) { self.object = object }
+    package init(_ object: O) { self.object = object }
 }
 
 /// A strong reference owned by one thread at a time.
@@ -183,11 +183,11 @@ final class StressStrongBox<O: AnyObject>: @unchecked Sendable {
 /// `.cancelled`) runs on whichever thread lets go last.
 ///
 /// Arbiter: every accepted value arrives, once, in order, before exactly one `.cancelled`.
-public struct InputReleaseScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("input-release", "an input's last reference released on one thread while others send", acceptable: "all accepted values, then one cancelled end")
+package struct InputReleaseScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("input-release", "an input's last reference released on one thread while others send", acceptable: "all accepted values, then one cancelled end")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let stream = StressStream(it, senders: it.threads)
         let releaseAt = it.random.below(stream.operations)
         let n = stream.operations
@@ -236,12 +236,12 @@ package final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable whe
     let handler: @Sendable (StressMsg, StressQueueDriver<Q>) -> Void
 
     /// A driver over a fresh queue; `handler` receives each element (and may send again).
-    public init(_ handler: @escaping @Sendable (StressMsg, StressQueueDriver<Q>) -> Void) {
+    package init(_ handler: @escaping @Sendable (StressMsg, StressQueueDriver<Q>) -> Void) {
         self.handler = handler
     }
 
     /// Sends synchronously, like a `.direct` node.
-    public func send(_ m: StressMsg) {
+    package func send(_ m: StressMsg) {
         switch queue.claimOrEnqueue(m) {
         case .claimed:
             handler(m, self)
@@ -254,7 +254,7 @@ package final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable whe
     }
 
     /// Sends asynchronously, like a node on an execution context.
-    public func sendAsync(_ m: StressMsg) {
+    package func sendAsync(_ m: StressMsg) {
         if queue.enqueueAndClaimIfIdle(m) {
             DispatchQueue.global().async { [self] in
                 queue.adoptClaim()
@@ -273,12 +273,12 @@ package final class StressQueueDriver<Q: DeliveryQueue>: @unchecked Sendable whe
 ///
 /// Arbiter: exactly once, per-sender FIFO, no overlapping entry.
 package struct DeliveryQueueScenario<Q: DeliveryQueue>: StressScenario where Q.Element == StressMsg {
-    public let name: String
-    public init(name: String, queue: Q.Type) { self.name = name }
-    public var summary: String { "T threads into a bare DeliveryQueue (sync and async drains, re-entrant sends)" }
-    public var acceptableName: String { "all delivered once, in order" }
+    package let name: String
+    package init(name: String, queue: Q.Type) { self.name = name }
+    package var summary: String { "T threads into a bare DeliveryQueue (sync and async drains, re-entrant sends)" }
+    package var acceptableName: String { "all delivered once, in order" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let senders = (0..<it.threads).map { StressSender(id: $0, capacity: n) }
         let resender = StressSender(id: it.threads, capacity: it.threads * n + 4)
@@ -335,11 +335,11 @@ final class StressFence: Sendable {
 /// Arbiter: nothing after `cancel()` returns, at most one end and last, per-sender FIFO, no
 /// duplicates; values in flight when the cancel started may be dropped (INTERESTING). The
 /// release must return (the watchdog reports a hang).
-public struct CancelEndRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("cancel-end-race", "cancel() racing with sends and complete(); then the input is released", acceptable: "nothing after cancel, end at most once and last")
+package struct CancelEndRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("cancel-end-race", "cancel() racing with sends and complete(); then the input is released", acceptable: "nothing after cancel, end at most once and last")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
         let recorder = stream.recorder

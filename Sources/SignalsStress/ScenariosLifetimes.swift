@@ -25,13 +25,13 @@ import Darwin
 /// the values it gets are the sender's, in order, each once; the endless source stops (the
 /// watchdog reports a deadlock otherwise); when a handler has stopped (or seen the end) and the
 /// senders are done, the token it captured is freed while its signal is still alive.
-public struct SelfRetainingReleaseScenario: StressScenario {
-    public init() {}
-    public var name: String { "self-retaining-release" }
-    public var summary: String { "subscribeWhile/UntilEnd stopping, ending and stopping inside subscribe, raced by senders" }
-    public var acceptableName: String { "handler stopped, released, nothing after stop" }
+package struct SelfRetainingReleaseScenario: StressScenario {
+    package init() {}
+    package var name: String { "self-retaining-release" }
+    package var summary: String { "subscribeWhile/UntilEnd stopping, ending and stopping inside subscribe, raced by senders" }
+    package var acceptableName: String { "handler stopped, released, nothing after stop" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 16)
         let findings = StressLock<[StressFinding]>([])
         let ledger = it.ledger
@@ -137,13 +137,13 @@ public struct SelfRetainingReleaseScenario: StressScenario {
 /// whose handler has no gate but the branch's, the next run starts right after it), and the last subscriber gets everything held up to the last
 /// value sent; the first subscriber's capture takes -2, -1 as activation values; nothing is
 /// delivered to a subscriber after its cancel returned; the graph is freed after the iteration.
-public struct CacheUntilActiveScenario: StressScenario {
-    public init() {}
-    public var name: String { "cache-until-active" }
-    public var summary: String { "cacheUntilActive(precached:) flooded while subscribers take turns (and capture)" }
-    public var acceptableName: String { "no send refused; runs increasing; held values delivered" }
+package struct CacheUntilActiveScenario: StressScenario {
+    package init() {}
+    package var name: String { "cache-until-active" }
+    package var summary: String { "cacheUntilActive(precached:) flooded while subscribers take turns (and capture)" }
+    package var acceptableName: String { "no send refused; runs increasing; held values delivered" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
         let subscribers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])
@@ -281,13 +281,13 @@ public struct CacheUntilActiveScenario: StressScenario {
 /// a consecutive run; a `toSequence` reader gets a consecutive run and `next()` returns nil
 /// after its `cancel()` once the queue is read; a `SignalLatest` never goes backwards; the
 /// graph is freed after the iteration.
-public struct ContinuousKeepingReadersScenario: StressScenario {
-    public init() {}
-    public var name: String { "continuous-keeping-readers" }
-    public var summary: String { "continuousWhileActive(discardOnDeactivate: false), toSequence, SignalLatest raced by a flooding sender" }
-    public var acceptableName: String { "active without branches; runs consecutive" }
+package struct ContinuousKeepingReadersScenario: StressScenario {
+    package init() {}
+    package var name: String { "continuous-keeping-readers" }
+    package var summary: String { "continuousWhileActive(discardOnDeactivate: false), toSequence, SignalLatest raced by a flooding sender" }
+    package var acceptableName: String { "active without branches; runs consecutive" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
         let readers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])

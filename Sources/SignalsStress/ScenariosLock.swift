@@ -12,9 +12,9 @@ import Synchronization
 /// Arbiter: never two threads inside at once, every section counted exactly once, the lock
 /// free at the end. A wake-up that is lost leaves a waiter parked for good: the watchdog
 /// reports it as a hang.
-public struct LockParkingScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("lock-parking", "T threads through the mutex variant's lock; some holders keep it long enough that waiters park", acceptable: "one holder at a time, no section lost")
+package struct LockParkingScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("lock-parking", "T threads through the mutex variant's lock; some holders keep it long enough that waiters park", acceptable: "one holder at a time, no section lost")
 
     final class Shared: @unchecked Sendable {
         // Unchecked: `sections` is touched only between lock() and unlock().
@@ -26,7 +26,7 @@ public struct LockParkingScenario: LabelledStressScenario {
         init(parksOnWord: Bool) { lock = BargingLock(parksOnWord: parksOnWord) }
     }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = it.operations
         let shared = Shared(parksOnWord: it.index % 2 == 0)
         it.runActors(it.threads) { a, rng in

@@ -45,18 +45,18 @@ final class StressKeptSource: @unchecked Sendable {
 /// again three times and then sends the end on; and runs a `retry(count: 3, delayInterval:
 /// .zero)` of a source that fails at once. Every downstream gets four whole runs and one
 /// `complete`, never `.duplicate`; every retry makes four attempts, then passes the error on.
-public struct JunctionEndRebindScenario: StressScenario {
-    public init() {}
-    public var name: String { "junction-end-rebind" }
-    public var summary: String { "T threads: an end handler binds its junction again (sync and .global sources); retry(count: 3)" }
-    public var acceptableName: String { "every round delivered whole, one end, every attempt made" }
+package struct JunctionEndRebindScenario: StressScenario {
+    package init() {}
+    package var name: String { "junction-end-rebind" }
+    package var summary: String { "T threads: an end handler binds its junction again (sync and .global sources); retry(count: 3)" }
+    package var acceptableName: String { "every round delivered whole, one end, every attempt made" }
 
     static let rounds = 4
     static let run = [0, 1, 2, 3]
 
     struct Failure: Error {}
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let cycles = max(4, it.operations / 16)
         let bad = StressLock<[String]>([])
         let pending = StressLock<[(StressDownstream, SignalOutput<Int>, AnyObject, String)]>([])
@@ -116,13 +116,13 @@ public struct JunctionEndRebindScenario: StressScenario {
 /// T threads call `rebind()` (and `rebind(onEnd:)`) on one junction bound to a subscribed
 /// input while the source keeps its input: the downstream never ends (a library race must not
 /// reach it as `.duplicate`), and afterwards the junction is bound: a value sent arrives.
-public struct JunctionRebindRaceScenario: StressScenario {
-    public init() {}
-    public var name: String { "junction-rebind-race" }
-    public var summary: String { "T threads rebind() one bound junction at once; then a value must arrive" }
-    public var acceptableName: String { "downstream open, still bound" }
+package struct JunctionRebindRaceScenario: StressScenario {
+    package init() {}
+    package var name: String { "junction-rebind-race" }
+    package var summary: String { "T threads rebind() one bound junction at once; then a value must arrive" }
+    package var acceptableName: String { "downstream open, still bound" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 2)
         let source = StressKeptSource(it.variant)
         let junction = source.signal.junction()
@@ -156,13 +156,13 @@ public struct JunctionRebindRaceScenario: StressScenario {
 /// T threads call a reconnector's `disconnect()` and `reconnect()` at random; then one
 /// `reconnect()`: a value sent arrives, nothing ended the downstream, and `cancel()` ends it
 /// with `.cancelled`, once.
-public struct ReconnectorRaceScenario: StressScenario {
-    public init() {}
-    public var name: String { "reconnector-race" }
-    public var summary: String { "T threads disconnect()/reconnect() one reconnector; then reconnect, send, cancel" }
-    public var acceptableName: String { "connected after reconnect, only cancel ends" }
+package struct ReconnectorRaceScenario: StressScenario {
+    package init() {}
+    package var name: String { "reconnector-race" }
+    package var summary: String { "T threads disconnect()/reconnect() one reconnector; then reconnect, send, cancel" }
+    package var acceptableName: String { "connected after reconnect, only cancel ends" }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 2)
         let source = StressKeptSource(it.variant)
         let (reconnector, signal) = source.signal.reconnector()
@@ -199,15 +199,15 @@ public struct ReconnectorRaceScenario: StressScenario {
 /// and subscribe later: the subscriber gets the capture's activation value, then consecutive
 /// values (nothing lost between `resume` and the subscription). Then each actor's own
 /// `create()` source bound with an end handler ends: the capture reads no values and that end.
-public struct CaptureResumeEndScenario: StressScenario {
-    public init() {}
-    public var name: String { "capture-resume-end" }
-    public var summary: String { "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end" }
-    public var acceptableName: String { "activation value then consecutive values; [] and the end after it" }
+package struct CaptureResumeEndScenario: StressScenario {
+    package init() {}
+    package var name: String { "capture-resume-end" }
+    package var summary: String { "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end" }
+    package var acceptableName: String { "activation value then consecutive values; [] and the end after it" }
 
-    public var minimumThreads: Int { 2 }
+    package var minimumThreads: Int { 2 }
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations / 8)
         let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
         input.send(value: 0)

@@ -23,11 +23,11 @@ func stressCheckRefusalIsFinal(_ who: String, senders: [StressSender]) -> [Stres
 /// Arbiter: every value whose `send` returned nil arrives exactly once, in per-sender order,
 /// before the end (a lost accepted value is FORBIDDEN, not a tolerated drop); the end arrives
 /// once and is `complete`; once a sender's send is refused, all its later sends are refused.
-public struct SendCompleteRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("send-complete-race", "sends racing complete(): nil means delivered, nothing after the end", acceptable: "every accepted value delivered before the end")
+package struct SendCompleteRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("send-complete-race", "sends racing complete(): nil means delivered, nothing after the end", acceptable: "every accepted value delivered before the end")
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
         let completeAt = it.random.below(2_000)
@@ -59,11 +59,11 @@ public struct SendCompleteRaceScenario: LabelledStressScenario {
 /// order, no duplicates; every value the merged input accepted arrives (the source's values
 /// may be dropped when they come after the merged end: its `send` was accepted by the source,
 /// whose subscriber, the merged input, ended).
-public struct MergedEndRaceScenario: LabelledStressScenario {
-    public init() {}
-    public let label = StressScenarioLabel("merged-end-race", "a merged source's values racing the merged input's complete(): a stage sees nothing after the end", acceptable: "nothing after the end", minimumThreads: 3)
+package struct MergedEndRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("merged-end-race", "a merged source's values racing the merged input's complete(): a stage sees nothing after the end", acceptable: "nothing after the end", minimumThreads: 3)
 
-    public func run(_ it: StressIteration) -> [StressFinding] {
+    package func run(_ it: StressIteration) -> [StressFinding] {
         let senderCount = it.threads - 1
         let stream = StressStream(it, senders: senderCount)
         let senders = stream.senders, recorder = stream.recorder
