@@ -32,13 +32,13 @@ import Darwin
 /// `cancel()`, is a run of consecutive integers (nothing lost, repeated or reordered across the
 /// hand-over from activation to held to live values); the subscriber receives at least one
 /// value while the sender keeps sending.
-package struct CaptureActivationScenario: StressScenario {
+package struct CaptureActivationScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "capture-activation" }
+    package let label = StressScenarioLabel(
+        "capture-activation", "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run",
+        acceptable: "activation value captured, then consecutive values, once")
     /// How far the sender may run ahead of the permanent branch: four handoff budgets.
     static var maxBacklog: Int { 4_096 }
-    package var summary: String { "capture() of a continuous() racing a flooding sender: the activation value is captured, then a consecutive run" }
-    package var acceptableName: String { "activation value captured, then consecutive values, once" }
 
     /// The thread token of the first call of a capture's map stage (the cache replay).
     final class ReplayThread: @unchecked Sendable {
@@ -59,8 +59,6 @@ package struct CaptureActivationScenario: StressScenario {
         let capturers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])
         let replayedElsewhere = StressCounter(0)
-        let capturersLeft = StressCounter(capturers)
-        let stop = Atomic<Bool>(false)
         do {
             let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
             it.track(input, "input")
@@ -78,26 +76,11 @@ package struct CaptureActivationScenario: StressScenario {
                 taken.value.add(1, ordering: .relaxed)
                 shared.perturb()
             }
-            it.runActors(capturers + 1) { a, rng in
-                if a == 0 {
-                    var v = 1
-                    while !stop.load(ordering: .relaxed) {
-                        // Several handoff budgets of backlog still make holders hand over.
-                        while v &- taken.load > Self.maxBacklog && !stop.load(ordering: .relaxed) { sched_yield() }
-                        _ = input.send(value: v)
-                        v += 1
-                        if v & 1023 == 0 {
-                            it.progress(a, v)
-                            rng.perturb()
-                        }
-                    }
-                    return
-                }
-                defer {
-                    if capturersLeft.value.subtract(1, ordering: .relaxed).newValue == 0 {
-                        stop.store(true, ordering: .relaxed)
-                    }
-                }
+            it.runFlood(readers: capturers, from: 1, every: 1024, send: { v, stopped in
+                // Several handoff budgets of backlog still make holders hand over.
+                while v &- taken.load > Self.maxBacklog && !stopped() { sched_yield() }
+                _ = input.send(value: v)
+            }) { a, rng in
                 for k in 0..<rounds {
                     let replay = ReplayThread()
                     let me = Self.threadToken()
@@ -142,20 +125,17 @@ package struct CaptureActivationScenario: StressScenario {
                             StressCheck.lost, "\(who): nothing reached the subscriber in 10 s while the sender kept sending"))
                     }
                     let run = captured + live
-                    if let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) {
-                        let name = run[i] <= run[i - 1] ? StressCheck.duplicate : StressCheck.lost
-                        let from = max(0, i - 3)
-                        found.append(.forbidden(
-                            name, "\(who): captured \(captured), then …\(run[from..<min(run.count, i + 3)])… (at \(i))"))
+                    if let b = stressConsecutiveBreak(run) {
+                        found.append(.forbidden(b.check, "\(who): captured \(captured), then …\(b.around)… (at \(b.index))"))
                     }
-                    if !found.isEmpty { findings.withLock { $0 += found } }
+                    if !found.isEmpty { findings.add(found) }
                     it.progress(a, k)
                 }
             }
             withExtendedLifetime(permanent) {}
             permanent.cancel()
         }
-        var all = findings.withLock { $0 }
+        var all = findings.all
         let elsewhere = replayedElsewhere.load
         if elsewhere > 0 {
             all.append(.interesting(

@@ -45,11 +45,11 @@ final class StressKeptSource: @unchecked Sendable {
 /// again three times and then sends the end on; and runs a `retry(count: 3, delayInterval:
 /// .zero)` of a source that fails at once. Every downstream gets four whole runs and one
 /// `complete`, never `.duplicate`; every retry makes four attempts, then passes the error on.
-package struct JunctionEndRebindScenario: StressScenario {
+package struct JunctionEndRebindScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "junction-end-rebind" }
-    package var summary: String { "T threads: an end handler binds its junction again (sync and .global sources); retry(count: 3)" }
-    package var acceptableName: String { "every round delivered whole, one end, every attempt made" }
+    package let label = StressScenarioLabel(
+        "junction-end-rebind", "T threads: an end handler binds its junction again (sync and .global sources); retry(count: 3)",
+        acceptable: "every round delivered whole, one end, every attempt made")
 
     static let rounds = 4
     static let run = [0, 1, 2, 3]
@@ -116,11 +116,11 @@ package struct JunctionEndRebindScenario: StressScenario {
 /// T threads call `rebind()` (and `rebind(onEnd:)`) on one junction bound to a subscribed
 /// input while the source keeps its input: the downstream never ends (a library race must not
 /// reach it as `.duplicate`), and afterwards the junction is bound: a value sent arrives.
-package struct JunctionRebindRaceScenario: StressScenario {
+package struct JunctionRebindRaceScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "junction-rebind-race" }
-    package var summary: String { "T threads rebind() one bound junction at once; then a value must arrive" }
-    package var acceptableName: String { "downstream open, still bound" }
+    package let label = StressScenarioLabel(
+        "junction-rebind-race", "T threads rebind() one bound junction at once; then a value must arrive",
+        acceptable: "downstream open, still bound")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 2)
@@ -156,11 +156,11 @@ package struct JunctionRebindRaceScenario: StressScenario {
 /// T threads call a reconnector's `disconnect()` and `reconnect()` at random; then one
 /// `reconnect()`: a value sent arrives, nothing ended the downstream, and `cancel()` ends it
 /// with `.cancelled`, once.
-package struct ReconnectorRaceScenario: StressScenario {
+package struct ReconnectorRaceScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "reconnector-race" }
-    package var summary: String { "T threads disconnect()/reconnect() one reconnector; then reconnect, send, cancel" }
-    package var acceptableName: String { "connected after reconnect, only cancel ends" }
+    package let label = StressScenarioLabel(
+        "reconnector-race", "T threads disconnect()/reconnect() one reconnector; then reconnect, send, cancel",
+        acceptable: "connected after reconnect, only cancel ends")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(16, it.operations / 2)
@@ -199,33 +199,18 @@ package struct ReconnectorRaceScenario: StressScenario {
 /// and subscribe later: the subscriber gets the capture's activation value, then consecutive
 /// values (nothing lost between `resume` and the subscription). Then each actor's own
 /// `create()` source bound with an end handler ends: the capture reads no values and that end.
-package struct CaptureResumeEndScenario: StressScenario {
+package struct CaptureResumeEndScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "capture-resume-end" }
-    package var summary: String { "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end" }
-    package var acceptableName: String { "activation value then consecutive values; [] and the end after it" }
-
-    package var minimumThreads: Int { 2 }
+    package let label = StressScenarioLabel(
+        "capture-resume-end", "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end",
+        acceptable: "activation value then consecutive values; [] and the end after it")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(8, it.operations / 8)
         let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
         input.send(value: 0)
-        let stop = Atomic<Bool>(false)
-        let done = Atomic<Int>(0)
         let bad = StressLock<[String]>([])
-        let captors = max(1, it.threads - 1)
-        it.runActors(captors + 1) { a, rng in
-            if a == 0 {
-                var v = 1
-                while !stop.load(ordering: .acquiring) {
-                    input.send(value: v)
-                    v += 1
-                    if v & 255 == 0 { it.progress(a, v) }
-                }
-                return
-            }
-            defer { if done.wrappingAdd(1, ordering: .relaxed).newValue == captors { stop.store(true, ordering: .releasing) } }
+        it.runFlood(from: 1, send: { v, _ in input.send(value: v) }) { a, rng in
             for i in 0..<n {
                 let capture = multi.capture()
                 let activation = capture.values
@@ -251,8 +236,8 @@ package struct CaptureResumeEndScenario: StressScenario {
                 let values = down.snapshot.values
                 if activation.count != 1 || values.first != activation.first {
                     bad.withLock { $0.append("activation \(activation), subscriber got \(values.prefix(4))…") }
-                } else if let first = values.first, values != Array(first..<(first + values.count)) {
-                    bad.withLock { $0.append("gap or repeat after \(first): \(values.prefix(8))…") }
+                } else if let b = stressConsecutiveBreak(values) {
+                    bad.withLock { $0.append("\(b.check) after \(values[0]): …\(b.around)…") }
                 }
 
                 // A capture of an own source, bound with an end handler, then ended.

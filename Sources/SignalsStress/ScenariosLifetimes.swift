@@ -25,11 +25,11 @@ import Darwin
 /// the values it gets are the sender's, in order, each once; the endless source stops (the
 /// watchdog reports a deadlock otherwise); when a handler has stopped (or seen the end) and the
 /// senders are done, the token it captured is freed while its signal is still alive.
-package struct SelfRetainingReleaseScenario: StressScenario {
+package struct SelfRetainingReleaseScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "self-retaining-release" }
-    package var summary: String { "subscribeWhile/UntilEnd stopping, ending and stopping inside subscribe, raced by senders" }
-    package var acceptableName: String { "handler stopped, released, nothing after stop" }
+    package let label = StressScenarioLabel(
+        "self-retaining-release", "subscribeWhile/UntilEnd stopping, ending and stopping inside subscribe, raced by senders",
+        acceptable: "handler stopped, released, nothing after stop")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 16)
@@ -116,12 +116,12 @@ package struct SelfRetainingReleaseScenario: StressScenario {
                     if taken.withLock({ $0.count }) != limit { found.append(.forbidden(StressCheck.lost, "\(who): take(\(limit)) gave \(taken.withLock { $0 })")) }
                     o.cancel()
                 }
-                if !found.isEmpty { findings.withLock { $0 += found } }
+                if !found.isEmpty { findings.add(found) }
                 it.progress(a, k)
                 rng.perturb()
             }
         }
-        return findings.withLock { $0 }
+        return findings.all
     }
 }
 
@@ -137,15 +137,14 @@ package struct SelfRetainingReleaseScenario: StressScenario {
 /// whose handler has no gate but the branch's, the next run starts right after it), and the last subscriber gets everything held up to the last
 /// value sent; the first subscriber's capture takes -2, -1 as activation values; nothing is
 /// delivered to a subscriber after its cancel returned; the graph is freed after the iteration.
-package struct CacheUntilActiveScenario: StressScenario {
+package struct CacheUntilActiveScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "cache-until-active" }
-    package var summary: String { "cacheUntilActive(precached:) flooded while subscribers take turns (and capture)" }
-    package var acceptableName: String { "no send refused; runs increasing; held values delivered" }
+    package let label = StressScenarioLabel(
+        "cache-until-active", "cacheUntilActive(precached:) flooded while subscribers take turns (and capture)",
+        acceptable: "no send refused; runs increasing; held values delivered")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
-        let subscribers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])
         // `exact`: a `subscribeValues` run, whose handler is behind the branch's own gate only,
         // so its cancel drops nothing: the next run must start right after it.
@@ -153,8 +152,6 @@ package struct CacheUntilActiveScenario: StressScenario {
         let order = StressCounter(0)
         let refused = StressCounter(0)
         let sentCount = StressCounter(0)
-        let subscribersLeft = StressCounter(subscribers)
-        let stop = Atomic<Bool>(false)
         do {
             let (input, signal) = Signal<Int>.create(delivery: it.variant)
             let cached = signal.cacheUntilActive(precached: [-2, -1])
@@ -173,18 +170,10 @@ package struct CacheUntilActiveScenario: StressScenario {
                 runs.withLock { $0.append((order.next(), got.withLock { $0 }, captured, false)) }
             }
             let turn = StressLock<Bool>(false)
-            it.runActors(subscribers + 1) { a, rng in
-                if a == 0 {
-                    var v = 0
-                    while !stop.load(ordering: .relaxed) {
-                        if input.send(value: v) != nil { _ = refused.next() }
-                        v += 1
-                        _ = sentCount.next()
-                        if v & 255 == 0 { it.progress(a, v); rng.perturb() }
-                    }
-                    return
-                }
-                defer { if subscribersLeft.value.subtract(1, ordering: .relaxed).newValue == 0 { stop.store(true, ordering: .relaxed) } }
+            it.runFlood(send: { v, _ in
+                if input.send(value: v) != nil { _ = refused.next() }
+                _ = sentCount.next()
+            }) { a, rng in
                 for k in 0..<rounds {
                     // Take turns: a second subscriber at once is refused as .duplicate.
                     while turn.withLock({ t in if t { return false }; t = true; return true }) == false { sched_yield() }
@@ -202,13 +191,11 @@ package struct CacheUntilActiveScenario: StressScenario {
                         ? cached.subscribeValues(handler)
                         : cached.subscribe { r in if let v = r.value { handler(v) } }
                     let want = 1 + Int(rng.next() % 4)
-                    _ = it.waitUntil("values for subscriber", timeoutSeconds: 5) {
-                        received.withLock { $0.count } >= want || stop.load(ordering: .relaxed)
-                    }
+                    _ = it.waitUntil("values for subscriber", timeoutSeconds: 5) { received.withLock { $0.count } >= want }
                     output.cancel()
                     cancelled.store(true, ordering: .releasing)
                     if afterCancel.load > 0 {
-                        findings.withLock { $0.append(.forbidden(StressCheck.afterCancel, "actor \(a) round \(k)")) }
+                        findings.add(.forbidden(StressCheck.afterCancel, "actor \(a) round \(k)"))
                     }
                     let values = received.withLock { $0 }
                     runs.withLock { $0.append((start, values, nil, k & 1 == 0)) }
@@ -228,12 +215,12 @@ package struct CacheUntilActiveScenario: StressScenario {
                 if let v = r.value { rest.withLock { $0.append(v) } } else { ended.store(true, ordering: .releasing) }
             }
             if !ended.load(ordering: .acquiring) {
-                findings.withLock { $0.append(.forbidden(StressCheck.endMissing, "last subscriber: no end")) }
+                findings.add(.forbidden(StressCheck.endMissing, "last subscriber: no end"))
             }
             last.cancel()
             runs.withLock { $0.append((Int.max, rest.withLock { $0 }, nil, false)) }
         }
-        var all = findings.withLock { $0 }
+        var all = findings.all
         if refused.load > 0 {
             all.append(.forbidden(StressCheck.lost, "\(refused.load) sends refused by cacheUntilActive"))
         }
@@ -249,10 +236,7 @@ package struct CacheUntilActiveScenario: StressScenario {
         var previousExact = false
         for r in sorted {
             let run = (r.captured ?? []) + r.values
-            if let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) {
-                let name = run[i] <= run[i - 1] ? StressCheck.duplicate : StressCheck.lost
-                all.append(.forbidden(name, "one subscriber got …\(run[max(0, i - 3)..<min(run.count, i + 3)])…"))
-            }
+            if let b = stressConsecutiveBreak(run) { all.append(.forbidden(b.check, "one subscriber got …\(b.around)…")) }
             if let first = run.first {
                 if first <= previous {
                     all.append(.forbidden(StressCheck.duplicate, "a subscriber started at \(first) after one that ended at \(previous)"))
@@ -281,18 +265,15 @@ package struct CacheUntilActiveScenario: StressScenario {
 /// a consecutive run; a `toSequence` reader gets a consecutive run and `next()` returns nil
 /// after its `cancel()` once the queue is read; a `SignalLatest` never goes backwards; the
 /// graph is freed after the iteration.
-package struct ContinuousKeepingReadersScenario: StressScenario {
+package struct ContinuousKeepingReadersScenario: LabelledStressScenario {
     package init() {}
-    package var name: String { "continuous-keeping-readers" }
-    package var summary: String { "continuousWhileActive(discardOnDeactivate: false), toSequence, SignalLatest raced by a flooding sender" }
-    package var acceptableName: String { "active without branches; runs consecutive" }
+    package let label = StressScenarioLabel(
+        "continuous-keeping-readers", "continuousWhileActive(discardOnDeactivate: false), toSequence, SignalLatest raced by a flooding sender",
+        acceptable: "active without branches; runs consecutive")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
-        let readers = max(1, it.threads - 1)
         let findings = StressLock<[StressFinding]>([])
-        let readersLeft = StressCounter(readers)
-        let stop = Atomic<Bool>(false)
         let refusedAfterFirst = StressCounter(0)
         do {
             let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuousWhileActive(discardOnDeactivate: false) }
@@ -302,17 +283,9 @@ package struct ContinuousKeepingReadersScenario: StressScenario {
             let first = multi.subscribeValues { _ in }
             _ = input.send(value: 0)
             first.cancel()
-            it.runActors(readers + 1) { a, rng in
-                if a == 0 {
-                    var v = 1
-                    while !stop.load(ordering: .relaxed) {
-                        if input.send(value: v) != nil { _ = refusedAfterFirst.next() }
-                        v += 1
-                        if v & 255 == 0 { it.progress(a, v); rng.perturb() }
-                    }
-                    return
-                }
-                defer { if readersLeft.value.subtract(1, ordering: .relaxed).newValue == 0 { stop.store(true, ordering: .relaxed) } }
+            it.runFlood(from: 1, send: { v, _ in
+                if input.send(value: v) != nil { _ = refusedAfterFirst.next() }
+            }) { a, rng in
                 for k in 0..<rounds {
                     let who = "reader \(a) round \(k)"
                     var run: [Int] = []
@@ -320,10 +293,10 @@ package struct ContinuousKeepingReadersScenario: StressScenario {
                     case 0:
                         let got = StressLock<[Int]>([])
                         let o = multi.subscribeValues { v in got.withLock { $0.append(v) } }
-                        _ = it.waitUntil("branch values", timeoutSeconds: 5) { got.withLock { $0.count } >= 3 || stop.load(ordering: .relaxed) }
+                        _ = it.waitUntil("branch values", timeoutSeconds: 5) { got.withLock { $0.count } >= 3 }
                         o.cancel()
                         run = got.withLock { $0 }
-                        if run.isEmpty { findings.withLock { $0.append(.forbidden(StressCheck.staleCache, "\(who): a branch got no cached value")) } }
+                        if run.isEmpty { findings.add(.forbidden(StressCheck.staleCache, "\(who): a branch got no cached value")) }
                     case 1:
                         let seq = multi.toSequence(timeout: .seconds(5))
                         for _ in 0..<3 { if let v = seq.next() { run.append(v) } }
@@ -334,22 +307,19 @@ package struct ContinuousKeepingReadersScenario: StressScenario {
                         var last = -1
                         for _ in 0..<16 {
                             if let v = latest.latestValue {
-                                if v < last { findings.withLock { $0.append(.forbidden(StressCheck.fifo, "\(who): SignalLatest went from \(last) to \(v)")) } }
+                                if v < last { findings.add(.forbidden(StressCheck.fifo, "\(who): SignalLatest went from \(last) to \(v)")) }
                                 last = v
                             }
                             rng.perturb()
                         }
                         latest.cancel()
                     }
-                    if let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) {
-                        let name = run[i] <= run[i - 1] ? StressCheck.duplicate : StressCheck.lost
-                        findings.withLock { $0.append(.forbidden(name, "\(who): \(run)")) }
-                    }
+                    if let b = stressConsecutiveBreak(run) { findings.add(.forbidden(b.check, "\(who): \(run)")) }
                     it.progress(a, k)
                 }
             }
         }
-        var all = findings.withLock { $0 }
+        var all = findings.all
         if refusedAfterFirst.load > 0 {
             all.append(.forbidden(StressCheck.lost, "\(refusedAfterFirst.load) sends refused after a value was cached (the keeping form must stay active)"))
         }

@@ -1,4 +1,5 @@
 import Signals
+import Synchronization
 
 // The skeleton most scenarios repeat: a few senders of `StressMsg` values, one recorder that
 // watches the subscriber, the graph's objects tracked for leaks, then the arbiter's check of
@@ -82,4 +83,54 @@ extension StressIteration {
             if v & 31 == 0 { progress(actor, v) }
         }
     }
+}
+
+extension StressIteration {
+    /// The flood skeleton: actor 0 calls `send(v)` for `v` = `first`, `first + 1`, … until every
+    /// one of the `readers` other actors (1…readers; the iteration's other threads, at least
+    /// one, by default) has returned from `reader`; each reader does its rounds against the
+    /// flood. Progress is reported, and actor 0 perturbed, every
+    /// `every` values (a power of two). `send` gets the flood's stop test, for a sender that
+    /// waits inside a send (a bounded backlog) and must not wait past the end.
+    package func runFlood(readers: Int? = nil, from first: Int = 0, every: Int = 256,
+                          send: @escaping @Sendable (_ value: Int, _ stopped: () -> Bool) -> Void,
+                          reader: @escaping @Sendable (_ actor: Int, _ random: inout StressRandom) -> Void) {
+        let readers = max(1, readers ?? threads - 1)
+        let stop = Atomic<Bool>(false)
+        let left = Atomic<Int>(readers)
+        let mask = max(1, every) - 1
+        runActors(readers + 1) { a, rng in
+            if a == 0 {
+                let stopped = { stop.load(ordering: .acquiring) }
+                var v = first
+                while !stopped() {
+                    send(v, stopped)
+                    v += 1
+                    if v & mask == 0 { self.progress(a, v); rng.perturb() }
+                }
+                return
+            }
+            defer { if left.subtract(1, ordering: .relaxed).newValue == 0 { stop.store(true, ordering: .releasing) } }
+            reader(a, &rng)
+        }
+    }
+}
+
+/// Where `run` stops counting up by one: the index of the first value that is not the one
+/// before plus 1, with the check it breaks (`duplicate` when it is not above the one before,
+/// `lost` when it skips), and the values around it for the report. Nil when `run` is
+/// consecutive (an empty or one-value run is).
+func stressConsecutiveBreak(_ run: [Int]) -> (index: Int, check: String, around: ArraySlice<Int>)? {
+    guard let i = run.indices.dropFirst().first(where: { run[$0] != run[$0 - 1] + 1 }) else { return nil }
+    let check = run[i] <= run[i - 1] ? StressCheck.duplicate : StressCheck.lost
+    return (i, check, run[max(0, i - 3)..<min(run.count, i + 3)])
+}
+
+extension StressLock where Value == [StressFinding] {
+    /// Files `finding` (from any actor).
+    package func add(_ finding: StressFinding) { withLock { $0.append(finding) } }
+    /// Files `findings` (from any actor).
+    package func add(_ findings: [StressFinding]) { withLock { $0 += findings } }
+    /// What was filed so far.
+    package var all: [StressFinding] { withLock { $0 } }
 }
