@@ -11,31 +11,31 @@ import Testing
     /// The end handler (and what it captured) is released once the end has passed, while the
     /// junction lives on; likewise after a disconnect.
     @Test(arguments: variants) func endHandlerReleasedAfterEndAndAfterDisconnect(_ v: DeliveryVariant) {
-        let freed = Shared(0)
+        let deinits = DeinitCounter()
         let (source, signal) = Signal<Int>.create(delivery: v)
         let junction = signal.junction()
         let (input, result) = Signal<Int>.create(delivery: v)
         let (c, out) = result.collect()
         do {
-            let token = AttemptDeinitCounter(freed)
+            let token = deinits.token()
             #expect(junction.bind(to: input) { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) } == nil)
         }
         source.send(value: 1)
         source.send(end: .complete)
         #expect(c.events == [.value(1), .complete])
-        #expect(freed.value == 1, "handler released after the end")
+        #expect(deinits.freed == 1, "handler released after the end")
 
         let kept = KeptInputSource(v)
         let other = kept.signal.junction()
         let (input2, result2) = Signal<Int>.create(delivery: v)
         let (c2, out2) = result2.collect()
         do {
-            let token = AttemptDeinitCounter(freed)
+            let token = deinits.token()
             #expect(other.bind(to: input2) { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) } == nil)
         }
         #expect(other.disconnect() === input2)
         #expect(other.disconnect() == nil, "a second disconnect finds nothing bound")
-        #expect(freed.value == 2, "handler released after disconnect")
+        #expect(deinits.freed == 2, "handler released after disconnect")
         #expect(kept.input == nil, "the source was deactivated")
         #expect(c2.events.isEmpty)
         withExtendedLifetime((junction, out, out2)) {}
@@ -80,13 +80,13 @@ import Testing
     /// `resume(resend:onEnd:)`: the handler and the capture are released once the resumed
     /// signal's subscription is cancelled and released; nothing binds before it is subscribed.
     @Test(arguments: variants) func resumedCaptureReleased(_ v: DeliveryVariant) {
-        let freed = Shared(0)
+        let deinits = DeinitCounter()
         weak var weakCapture: SignalCapture<Int>?
         let (input, signal) = Signal<Int>.create(delivery: v)
         do {
             let capture = signal.capture()
             weakCapture = capture
-            let token = AttemptDeinitCounter(freed)
+            let token = deinits.token()
             let resumed = capture.resume { _, e, i in withExtendedLifetime(token) {}; i.send(end: e) }
             let (c, out) = resumed.collect()
             input.send(value: 1)
@@ -94,7 +94,7 @@ import Testing
             out.cancel()
         }
         #expect(weakCapture == nil)
-        #expect(freed.value == 1)
+        #expect(deinits.freed == 1)
         #expect(input.send(value: 2) != nil, "nothing is bound after the release")
     }
 }

@@ -18,14 +18,6 @@ final class ImmediateContext: ExecutionContext, @unchecked Sendable {
     final class NoLifetime: Lifetime { func cancel() {} }
 }
 
-/// Counts its deinits in a `Shared` cell (the junction and retry tests; `DeinitCounter` in
-/// HandlerReleaseTests.swift counts with an atomic).
-final class AttemptDeinitCounter: Sendable {
-    let count: Shared<Int>
-    init(_ count: Shared<Int>) { self.count = count }
-    deinit { count.update { $0 += 1 } }
-}
-
 /// `retry(count:delayInterval:context:)` at its edges: counts 0, negative and `Int.max`; zero,
 /// negative and huge delays; a retry that runs inside the failed attempt's end; and what it
 /// keeps after the end and after a cancel.
@@ -96,9 +88,9 @@ final class AttemptDeinitCounter: Sendable {
     /// Nothing of the source, the handler or the state is kept after the result ends, or after
     /// it is cancelled while a retry waits.
     @Test(arguments: variants) func nothingKeptAfterEndOrCancel(_ v: DeliveryVariant) {
-        let freed = Shared(0)
+        let deinits = DeinitCounter()
         do {
-            let token = AttemptDeinitCounter(freed)
+            let token = deinits.token()
             let attempts = Shared(0)
             let source = Signal<Int>.generate(delivery: v) { input in
                 guard let input else { return }
@@ -110,9 +102,9 @@ final class AttemptDeinitCounter: Sendable {
             #expect(c.events == [.value(1), .value(2), .boom])
             withExtendedLifetime(out) {}
         }
-        #expect(freed.value == 1, "freed after the end")
+        #expect(deinits.freed == 1, "freed after the end")
         do {
-            let token = AttemptDeinitCounter(freed)
+            let token = deinits.token()
             let source = Signal<Int>.generate(delivery: v) { input in
                 withExtendedLifetime(token) {}
                 input?.send(end: .other(CoreError.boom))
@@ -121,6 +113,6 @@ final class AttemptDeinitCounter: Sendable {
             #expect(c.events.isEmpty)
             out.cancel()
         }
-        #expect(freed.value == 2, "freed after a cancel while a retry waits")
+        #expect(deinits.freed == 2, "freed after a cancel while a retry waits")
     }
 }

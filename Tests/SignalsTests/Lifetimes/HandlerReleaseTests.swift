@@ -2,21 +2,6 @@ import Signals
 import Synchronization
 import Testing
 
-/// Counts the deinits of the objects made with it: a handler that captures one shows when the
-/// handler itself is freed.
-final class DeinitCounter: Sendable {
-    let count = Atomic<Int>(0)
-    var freed: Int { count.load(ordering: .acquiring) }
-    func token() -> Token { Token(self) }
-
-    final class Token: Sendable {
-        let counter: DeinitCounter
-        init(_ counter: DeinitCounter) { self.counter = counter }
-        func touch() {}
-        deinit { counter.count.add(1, ordering: .releasing) }
-    }
-}
-
 /// A stopped subscription lets its handler go (and everything the handler captured) as soon as
 /// no delivery to it can still run: after `cancel()`, after its output is released, after the
 /// end, and, for the self-retaining subscriptions, once the handler asks to stop. The signal it
