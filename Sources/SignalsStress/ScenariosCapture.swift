@@ -66,19 +66,11 @@ package struct CaptureActivationScenario: LabelledStressScenario {
             // The cache holds a value before anyone captures: every capture has one.
             _ = input.send(value: 0)
             let shared = it.shared
-            // Values the permanent branch has taken: the sender stays at most `maxBacklog`
-            // ahead of it. Unbounded, the flood outran a perturbed holder under `--load 2` (a
-            // yield per value hands the core to a busy thread) and queued hundreds of
-            // thousands of values ahead of a capturer's join and cancel, which then waited
-            // behind all of them for longer than the watchdog: a backlog, not a deadlock.
-            let taken = StressCounter(0)
-            let permanent = multi.subscribeValues { _ in
-                taken.value.add(1, ordering: .relaxed)
-                shared.perturb()
-            }
+            // The sender stays at most a few thousand values ahead of a permanent branch, whose
+            // perturbed handler slows whichever thread holds the multi.
+            let backlog = StressBacklogLimit(multi, limit: Self.maxBacklog, perturber: shared)
             it.runFlood(readers: capturers, from: 1, every: 1024, send: { v, stopped in
-                // Several handoff budgets of backlog still make holders hand over.
-                while v &- taken.load > Self.maxBacklog && !stopped() { sched_yield() }
+                backlog.wait(toSend: v, stopped: stopped)
                 _ = input.send(value: v)
             }) { a, rng in
                 for k in 0..<rounds {
@@ -132,8 +124,7 @@ package struct CaptureActivationScenario: LabelledStressScenario {
                     it.progress(a, k)
                 }
             }
-            withExtendedLifetime(permanent) {}
-            permanent.cancel()
+            backlog.output.cancel()
         }
         var all = findings.all
         let elsewhere = replayedElsewhere.load

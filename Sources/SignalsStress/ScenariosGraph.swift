@@ -561,6 +561,7 @@ package enum StressCatalogue {
             JunctionRebindRaceScenario(),
             ReconnectorRaceScenario(),
             CaptureResumeEndScenario(),
+            ActivationOperatorsFloodScenario(),
         ]
     }
 }

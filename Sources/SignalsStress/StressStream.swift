@@ -1,6 +1,12 @@
 import Signals
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // The skeleton most scenarios repeat: a few senders of `StressMsg` values, one recorder that
 // watches the subscriber, the graph's objects tracked for leaks, then the arbiter's check of
 // what the recorder saw against what the senders were told. A scenario keeps only what is its
@@ -133,4 +139,32 @@ extension StressLock where Value == [StressFinding] {
     package func add(_ findings: [StressFinding]) { withLock { $0 += findings } }
     /// What was filed so far.
     package var all: [StressFinding] { withLock { $0 } }
+}
+
+/// Keeps a flooding sender at most `limit` values ahead of a permanent branch of the multi it
+/// floods. Unbounded, a flood that outruns the thread holding the multi (a perturbed holder, a
+/// busy machine) queues so many values ahead of a reader's subscribe or cancel, which wait for
+/// the values queued before them, that the reader outwaits the watchdog: a backlog, not a
+/// deadlock. Several hand-over budgets of backlog (four thousand values) still make holders
+/// hand over.
+final class StressBacklogLimit: Sendable {
+    let limit: Int
+    /// Values the permanent branch has taken.
+    let taken = StressCounter(0)
+    let output: SignalOutput<Int>
+
+    /// Subscribes the permanent branch to `multi`; its handler is perturbed by `perturber`.
+    init(_ multi: SignalMulti<Int>, limit: Int = 4_096, perturber: StressSharedRandom) {
+        self.limit = limit
+        let taken = self.taken
+        output = multi.subscribeValues { _ in
+            taken.value.add(1, ordering: .relaxed)
+            perturber.perturb()
+        }
+    }
+
+    /// Waits (yielding) until value number `v` is at most `limit` ahead, or the flood stopped.
+    func wait(toSend v: Int, stopped: () -> Bool) {
+        while v &- taken.load > limit && !stopped() { sched_yield() }
+    }
 }

@@ -35,7 +35,24 @@ extension Signal {
 
 /// A `SignalInput` that also takes whole signals as sources (`add`, `remove`), each running
 /// while the merged signal is active.
+///
+/// Releasing the last reference to a merged input sends `.cancelled` once its last source is
+/// gone (at once if it has none): the sources it was given keep the merged signal running, as
+/// in CwlSignal, where each source holds the merged input. A source leaves when it ends (its
+/// end closes the merged signal or not, by its `closePropagation`), and on deactivation when it
+/// was added with `removeOnDeactivate`; after the release nothing can `remove` one.
 public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Sendable {
+    /// Defers the release's `.cancelled` until the last source is removed (see the type).
+    @usableFromInline override func endOnRelease() {
+        let expected = expectedActive
+        // Weak: the node holds this closure until its last feeder goes, and must not keep
+        // itself alive through it once the graph is released.
+        let deferred = node.runAfterLastFeeder { [weak node] in
+            _ = node?.sendEnd(.cancelled, expectedActive: expected)
+        }
+        if !deferred { super.endOnRelease() }
+    }
+
     /// Adds `source`: its values are sent into this input while the merged signal is active.
     ///
     /// - Parameters:

@@ -50,6 +50,9 @@ class NodeBase: @unchecked Sendable {
         /// that call returns. A detach-only object: holds no user code of its own beyond the
         /// chain it closes.
         var attachmentInProgress: ChainAttachment?
+        /// Run once the last feeder is removed: a released merged input's `.cancelled`, which
+        /// waits for its sources (`SignalMergedInput.endOnRelease`).
+        var afterLastFeeder: (@Sendable () -> Void)?
     }
 
     /// Detaches the chain being attached to this node right now, if any: called by a
@@ -136,13 +139,28 @@ class NodeBase: @unchecked Sendable {
     @usableFromInline
     func removeFeeder(where match: (FeederRecord) -> Bool) -> Bool {
         var found = false
+        var whenEmpty: (@Sendable () -> Void)?
         updateActivation { a in
             if let i = a.feeders.firstIndex(where: match) {
                 a.removed.append(a.feeders.remove(at: i))
                 found = true
+                if a.feeders.isEmpty { whenEmpty = a.afterLastFeeder.take() }
             }
         }
+        // Outside the lock: it sends an end.
+        whenEmpty?()
         return found
+    }
+
+    /// Sets `work` to run when the last feeder is removed, unless there is none now: then
+    /// returns false and sets nothing.
+    @usableFromInline
+    func runAfterLastFeeder(_ work: @escaping @Sendable () -> Void) -> Bool {
+        activation.withLock { a in
+            if a.feeders.isEmpty { return false }
+            a.afterLastFeeder = work
+            return true
+        }
     }
 
     /// The nodes that feed this one, for loop detection.

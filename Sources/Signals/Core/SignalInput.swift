@@ -75,7 +75,11 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
     /// Ends the stream with `.cancelled`.
     public final func cancel() { _ = send(end: .cancelled) }
 
-    deinit {
+    deinit { endOnRelease() }
+
+    /// What releasing the last reference does: sends `.cancelled`. A merged input defers it
+    /// while sources are attached (`SignalMergedInput`).
+    @usableFromInline func endOnRelease() {
         _ = node.sendEnd(.cancelled, expectedActive: expectedActive)
     }
 }

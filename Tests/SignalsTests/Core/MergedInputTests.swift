@@ -125,4 +125,84 @@ import Testing
         #expect(c.events == [.value(1), .cancelled])
         out.cancel()
     }
+
+    /// Released with sources attached, a merged input keeps them running (CwlSignal: each
+    /// source holds its merged input): their values still arrive; `.cancelled` comes once the
+    /// last of them is gone, here when it completes (`.errors` propagation: its `complete` only
+    /// removes it). The input object itself is freed at once.
+    @Test(arguments: DeliveryVariant.allCases)
+    func releasedMergedInputRunsUntilItsSourcesEnd(_ variant: DeliveryVariant) {
+        let (s1, sig1) = Signal<Int>.create(delivery: variant)
+        let (s2, sig2) = Signal<Int>.create(delivery: variant)
+        weak var released: SignalMergedInput<Int>?
+        let (c, out): (Collector<Int>, SignalOutput<Int>)
+        do {
+            let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
+            #expect(merged.add(sig1) == nil)
+            #expect(merged.add(sig2) == nil)
+            (c, out) = signal.collect()
+            #expect(merged.send(value: 0) == nil)
+            released = merged
+        }
+        #expect(released == nil, "the input object is not kept")
+        #expect(s1.send(value: 1) == nil)
+        #expect(s1.complete() == nil)
+        #expect(s2.send(value: 2) == nil)
+        #expect(c.events == [.value(0), .value(1), .value(2)], "one source left: still open")
+        #expect(s2.complete() == nil)
+        #expect(c.events == [.value(0), .value(1), .value(2), .cancelled])
+        out.cancel()
+    }
+
+    /// A released merged input whose source leaves on deactivation (`removeOnDeactivate`)
+    /// sends its `.cancelled` then: the next subscriber gets it. With the source staying
+    /// (the default), the merged signal runs the source again for the next subscriber.
+    @Test(arguments: DeliveryVariant.allCases)
+    func releasedMergedInputAndDeactivation(_ variant: DeliveryVariant) {
+        for removeOnDeactivate in [true, false] {
+            let (s1, sig1) = Signal<Int>.create(delivery: variant)
+            let signal: Signal<Int>
+            do {
+                let (merged, merging) = Signal<Int>.createMergedInput(delivery: variant)
+                #expect(merged.add(sig1, removeOnDeactivate: removeOnDeactivate) == nil)
+                signal = merging
+            }
+            let (c1, out1) = signal.collect()
+            #expect(s1.send(value: 1) == nil)
+            out1.cancel()
+            let (c2, out2) = signal.collect()
+            let sent = s1.send(value: 2)
+            #expect(c1.events == [.value(1)])
+            if removeOnDeactivate {
+                #expect(c2.events == [.cancelled])
+                #expect(sent == .inactive)
+            } else {
+                #expect(c2.events == [.value(2)])
+                #expect(sent == nil)
+            }
+            out2.cancel()
+        }
+    }
+
+    /// Nothing of a released merged input outlives its graph: once the subscription is
+    /// cancelled and the signals are released, the handler is freed, with a source that never
+    /// ended still attached.
+    @Test(arguments: DeliveryVariant.allCases)
+    func releasedMergedInputFreesItsGraph(_ variant: DeliveryVariant) {
+        let deinits = DeinitCounter()
+        let (s1, sig1) = Signal<Int>.create(delivery: variant)
+        weak var weakSignal: Signal<Int>?
+        do {
+            let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
+            #expect(merged.add(sig1) == nil)
+            let token = deinits.token()
+            let out = signal.subscribeValues { _ in token.touch() }
+            #expect(s1.send(value: 1) == nil)
+            weakSignal = signal
+            out.cancel()
+        }
+        #expect(deinits.freed == 1, "handler freed")
+        #expect(weakSignal == nil, "merged signal freed")
+        withExtendedLifetime(s1) {}
+    }
 }
