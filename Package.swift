@@ -30,7 +30,7 @@ let package = Package(
             name: "AllocationCounter",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
-        // The harness, by concern (bench and the tests are its only users):
+        // The harness, by concern, with `package` access (bench and the tests are its only users):
         //   SignalsReports    statistics and reports
         //   SignalsWorkloads  workloads and measurement: bench run, bench ab   -> SignalsReports
         //   SignalsStress     bench stress                                      -> SignalsReports

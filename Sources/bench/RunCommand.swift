@@ -164,12 +164,12 @@ struct RunCommand: ParsableCommand {
 /// Typed parsing of the name lists: an unknown name fails while parsing, and ArgumentParser's
 /// message names the flag and lists `allValueStrings`.
 extension NameList: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let list = try? NameList(parsing: argument, flag: "") else { return nil }
         self = list
     }
 
-    public static var allValueStrings: [String] { allowed }
+    package static var allValueStrings: [String] { allowed }
 }
 
 /// The hidden child-process entry of one launch: several subjects on one case in paired rounds;

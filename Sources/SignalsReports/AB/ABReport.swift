@@ -1,27 +1,27 @@
 import Foundation
 
 /// One row of `bench ab`: one case and subject, measured by two builds in alternating launches.
-public struct ABRow: Codable, Sendable {
-    public var workload: WorkloadID
-    public var caseLabel: String
-    public var subject: SubjectID
-    public var unit: String
+package struct ABRow: Codable, Sendable {
+    package var workload: WorkloadID
+    package var caseLabel: String
+    package var subject: SubjectID
+    package var unit: String
     /// The baseline's figure (ns per operation) with its 95% interval.
-    public var baseline: Interval?
-    public var current: Interval?
+    package var baseline: Interval?
+    package var current: Interval?
     /// current / baseline, its interval and the verdict.
-    public var change: PairedComparison?
+    package var change: PairedComparison?
     /// Each launch's timed repetitions, launch by launch.
-    public var baselineLaunches: [[Double]]
-    public var currentLaunches: [[Double]]
-    public var baselineSpread: LaunchSpread?
-    public var currentSpread: LaunchSpread?
+    package var baselineLaunches: [[Double]]
+    package var currentLaunches: [[Double]]
+    package var baselineSpread: LaunchSpread?
+    package var currentSpread: LaunchSpread?
     /// Why the row has no verdict (a build could not run the case), when it has none.
-    public var note: String?
+    package var note: String?
     /// `ABRow.servedMethod` (both builds alive, alternating round by round) or
     /// `ABRow.wholeLaunchesMethod` (a build without served rounds: alternating launches of the
     /// per-case child).
-    public var method: String? = ABRow.wholeLaunchesMethod
+    package var method: String? = ABRow.wholeLaunchesMethod
 
     /// JSON keys: the schema's names ("variant" is the case label).
     enum CodingKeys: String, CodingKey {
@@ -29,18 +29,18 @@ public struct ABRow: Codable, Sendable {
         case baselineSpread, currentSpread, note, method
     }
 
-    public static let servedMethod = "served rounds"
-    public static let wholeLaunchesMethod = "whole launches"
+    package static let servedMethod = "served rounds"
+    package static let wholeLaunchesMethod = "whole launches"
 
-    public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
+    package var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
     /// True when current is slower than baseline beyond the smallest effect, with confidence.
-    public var isSlower: Bool { change?.verdict == .slower }
+    package var isSlower: Bool { change?.verdict == .slower }
 }
 
 extension ABRow {
     /// A row of `workload`, its case and `subject` with these launches' rounds (none: no
     /// measurement yet), before it is judged.
-    public init(workload: WorkloadID, caseLabel: String, subject: SubjectID, unit: String,
+    package init(workload: WorkloadID, caseLabel: String, subject: SubjectID, unit: String,
                 baselineLaunches: [[Double]] = [], currentLaunches: [[Double]] = []) {
         self.workload = workload; self.caseLabel = caseLabel; self.subject = subject; self.unit = unit
         self.baselineLaunches = baselineLaunches; self.currentLaunches = currentLaunches
@@ -48,38 +48,38 @@ extension ABRow {
 }
 
 /// What `bench ab --format json` writes.
-public struct ABReport: Codable, Sendable {
-    public var tool = "signals-bench-ab"
-    public var schemaVersion = 1
-    public var machine: MachineInfo
-    public var parameters: Parameters
+package struct ABReport: Codable, Sendable {
+    package var tool = "signals-bench-ab"
+    package var schemaVersion = 1
+    package var machine: MachineInfo
+    package var parameters: Parameters
     /// What each side is: "ref abc1234 (built at .build-ab-abc1234/release/bench)" or a path.
-    public var baseline: String
-    public var current: String
-    public var thresholdPercent: Double
-    public var budgetSeconds: Double
-    public var rows: [ABRow]
+    package var baseline: String
+    package var current: String
+    package var thresholdPercent: Double
+    package var budgetSeconds: Double
+    package var rows: [ABRow]
     /// What each side was built from, when recorded (absent in older reports).
-    public var baselineBuild: BuildProvenance?
-    public var currentBuild: BuildProvenance?
+    package var baselineBuild: BuildProvenance?
+    package var currentBuild: BuildProvenance?
 
     /// What differs between the two sides' builds ("commit", "configuration (release vs
     /// debug)", "opencombine 0.14.0 vs 0.13.0"); empty when nothing recorded differs.
-    public var buildDifferences: [String] { BuildProvenance.differences(baselineBuild, currentBuild) }
+    package var buildDifferences: [String] { BuildProvenance.differences(baselineBuild, currentBuild) }
 
-    public init(machine: MachineInfo, parameters: Parameters, baseline: String, current: String,
+    package init(machine: MachineInfo, parameters: Parameters, baseline: String, current: String,
                 thresholdPercent: Double, budgetSeconds: Double, rows: [ABRow]) {
         self.machine = machine; self.parameters = parameters; self.baseline = baseline; self.current = current
         self.thresholdPercent = thresholdPercent; self.budgetSeconds = budgetSeconds; self.rows = rows
     }
 
-    public var anySlower: Bool { rows.contains(where: \.isSlower) }
+    package var anySlower: Bool { rows.contains(where: \.isSlower) }
     /// Rows both builds measured.
-    public var judgedRows: [ABRow] { rows.filter { $0.change != nil } }
+    package var judgedRows: [ABRow] { rows.filter { $0.change != nil } }
 }
 
 /// Text, Markdown and JSON renderings of `bench ab`.
-public enum ABFormat {
+package enum ABFormat {
     static func withInterval(_ i: Interval?) -> String {
         guard let i, i.estimate.isFinite else { return "–" }
         return "\(Fmt.ns(i.estimate)) [\(Fmt.ns(i.lower))–\(Fmt.ns(i.upper))]"
@@ -150,26 +150,26 @@ public enum ABFormat {
 
     /// Aligned text: within `TextReport.width` columns (prose wrapped, the verdict wrapped
     /// under its column), or with `wide` every column and unwrapped lines.
-    public static func text(_ report: ABReport, wide: Bool = false) -> String {
+    package static func text(_ report: ABReport, wide: Bool = false) -> String {
         var out = header(report).map { wide ? $0 + "\n" : wrapped($0) }.joined() + "\n"
         out += wide ? table(report).text() : compactTable(report).text(maxWidth: TextReport.width)
         out += "\n" + (wide ? summary(report) + "\n" : wrapped(summary(report)))
         return out
     }
 
-    public static func markdown(_ report: ABReport) -> String {
+    package static func markdown(_ report: ABReport) -> String {
         var out = "# bench ab\n\n" + header(report).map { "- " + $0 }.joined(separator: "\n") + "\n\n" + table(report).markdown()
         out += "\n**" + summary(report) + "**\n"
         return out
     }
 
-    public static func json(_ report: ABReport) -> String {
+    package static func json(_ report: ABReport) -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? e.encode(report)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
     }
 
-    public static func summary(_ report: ABReport) -> String {
+    package static func summary(_ report: ABReport) -> String {
         let slower = report.rows.filter(\.isSlower)
         let faster = report.rows.filter { $0.change?.verdict == .faster }
         if slower.isEmpty {

@@ -4,27 +4,27 @@ import Foundation
 /// configuration and command it was built with, the toolchain, and the resolved versions of
 /// the package's dependencies. Recorded when a build is made or saved (`build.json` beside
 /// the executable); for the running executable, read from its repository at run time.
-public struct BuildProvenance: Codable, Sendable, Equatable {
+package struct BuildProvenance: Codable, Sendable, Equatable {
     /// The commit (full hash), when known.
-    public var commit: String?
+    package var commit: String?
     /// True when the working tree had uncommitted changes to tracked files.
-    public var uncommittedChanges: Bool?
+    package var uncommittedChanges: Bool?
     /// "release" or "debug".
-    public var configuration: String
+    package var configuration: String
     /// The command that built it, when known (`swift build -c release --product bench …`).
-    public var buildCommand: String?
-    public var toolchain: String
+    package var buildCommand: String?
+    package var toolchain: String
     /// Each dependency's identity and its resolved version (or revision), from Package.resolved.
-    public var dependencies: [String: String]
+    package var dependencies: [String: String]
 
-    public init(commit: String?, uncommittedChanges: Bool?, configuration: String, buildCommand: String?,
+    package init(commit: String?, uncommittedChanges: Bool?, configuration: String, buildCommand: String?,
                 toolchain: String, dependencies: [String: String]) {
         self.commit = commit; self.uncommittedChanges = uncommittedChanges; self.configuration = configuration
         self.buildCommand = buildCommand; self.toolchain = toolchain; self.dependencies = dependencies
     }
 
     /// One line: "abc1234 (with uncommitted changes), release, Swift 6.3, swift build -c release".
-    public var summary: String {
+    package var summary: String {
         var parts = [(commit.map { String($0.prefix(12)) } ?? "commit unknown") + (uncommittedChanges == true ? " (with uncommitted changes)" : "")]
         parts.append(configuration)
         parts.append(toolchain)
@@ -33,7 +33,7 @@ public struct BuildProvenance: Codable, Sendable, Equatable {
     }
 
     /// What differs between two builds, one phrase each; empty when nothing recorded differs.
-    public static func differences(_ a: BuildProvenance?, _ b: BuildProvenance?) -> [String] {
+    package static func differences(_ a: BuildProvenance?, _ b: BuildProvenance?) -> [String] {
         guard let a, let b else { return a == nil && b == nil ? [] : ["one side's build is not recorded"] }
         var out: [String] = []
         if a.commit != b.commit { out.append("commit") }
@@ -51,7 +51,7 @@ public struct BuildProvenance: Codable, Sendable, Equatable {
 
     /// The dependencies pinned in `Package.resolved` at `packageRoot`: identity → version, or
     /// the revision's first 12 characters when a pin has no version.
-    public static func resolvedDependencies(packageRoot: String) -> [String: String] {
+    package static func resolvedDependencies(packageRoot: String) -> [String: String] {
         struct Resolved: Decodable {
             struct Pin: Decodable {
                 struct State: Decodable { var version: String?; var revision: String?; var branch: String? }
@@ -68,14 +68,14 @@ public struct BuildProvenance: Codable, Sendable, Equatable {
     }
 
     /// `build.json` beside `executable`, when there is one.
-    public static func recorded(beside executable: String) -> BuildProvenance? {
+    package static func recorded(beside executable: String) -> BuildProvenance? {
         let file = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("build.json")
         guard let data = try? Data(contentsOf: file) else { return nil }
         return try? JSONDecoder().decode(BuildProvenance.self, from: data)
     }
 
     /// Writes `build.json` beside `executable`.
-    public func record(beside executable: String) throws {
+    package func record(beside executable: String) throws {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         try e.encode(self).write(to: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("build.json"))

@@ -1,82 +1,82 @@
 import Foundation
 
 /// What `bench ab --calibrate` prints and writes.
-public struct CalibrationReport: Codable, Sendable {
-    public var tool = "signals-bench-ab-calibrate"
-    public var schemaVersion = 1
-    public var machine: MachineInfo
-    public var parameters: Parameters
-    public var runs: Int
-    public var budgetSeconds: Double
-    public var thresholdPercent: Double
-    public var cases: [CaseCalibration]
+package struct CalibrationReport: Codable, Sendable {
+    package var tool = "signals-bench-ab-calibrate"
+    package var schemaVersion = 1
+    package var machine: MachineInfo
+    package var parameters: Parameters
+    package var runs: Int
+    package var budgetSeconds: Double
+    package var thresholdPercent: Double
+    package var cases: [CaseCalibration]
 
-    public init(machine: MachineInfo, parameters: Parameters, runs: Int, budgetSeconds: Double, thresholdPercent: Double,
+    package init(machine: MachineInfo, parameters: Parameters, runs: Int, budgetSeconds: Double, thresholdPercent: Double,
                 cases: [CaseCalibration]) {
         self.machine = machine; self.parameters = parameters; self.runs = runs; self.budgetSeconds = budgetSeconds
         self.thresholdPercent = thresholdPercent; self.cases = cases
     }
 
     /// One run's judgement of one comparison.
-    public struct Judgement: Codable, Sendable, Equatable {
+    package struct Judgement: Codable, Sendable, Equatable {
         /// The A′/A ratio with its interval and verdict.
-        public var comparison: PairedComparison
-        public var launches: Int
+        package var comparison: PairedComparison
+        package var launches: Int
 
-        public init(comparison: PairedComparison, launches: Int) {
+        package init(comparison: PairedComparison, launches: Int) {
             self.comparison = comparison; self.launches = launches
         }
     }
 
     /// One calibration run of one case.
-    public struct Run: Codable, Sendable {
-        public var seconds: Double
+    package struct Run: Codable, Sendable {
+        package var seconds: Double
         /// Second A against A.
-        public var aa: Judgement?
+        package var aa: Judgement?
         /// Each A′ against A, in the order of `slowdowns`.
-        public var slowed: [Judgement?]
-        public var note: String?
+        package var slowed: [Judgement?]
+        package var note: String?
 
-        public init(seconds: Double, aa: Judgement?, slowed: [Judgement?], note: String?) {
+        package init(seconds: Double, aa: Judgement?, slowed: [Judgement?], note: String?) {
             self.seconds = seconds; self.aa = aa; self.slowed = slowed; self.note = note
         }
     }
 
     /// Every run of one case, and what they add up to.
-    public struct CaseCalibration: Codable, Sendable {
-        public var workload: WorkloadID
-        public var caseLabel: String
-        public var subject: SubjectID
-        public var slowdowns: [Double]
-        public var runs: [Run]
+    package struct CaseCalibration: Codable, Sendable {
+        package var workload: WorkloadID
+        package var caseLabel: String
+        package var subject: SubjectID
+        package var slowdowns: [Double]
+        package var runs: [Run]
 
         enum CodingKeys: String, CodingKey { case workload, caseLabel = "variant", subject, slowdowns, runs }
 
-        public init(workload: WorkloadID, caseLabel: String, subject: SubjectID, slowdowns: [Double], runs: [Run]) {
+        package init(workload: WorkloadID, caseLabel: String, subject: SubjectID, slowdowns: [Double], runs: [Run]) {
             self.workload = workload; self.caseLabel = caseLabel; self.subject = subject; self.slowdowns = slowdowns; self.runs = runs
         }
 
-        public var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
+        package var key: String { CaseSpec.key(workload: workload, caseLabel: caseLabel) }
         var judged: [Run] { runs.filter { $0.aa != nil } }
         /// A/A runs that said `slower` (the false alarms `bench ab`'s exit status would raise).
-        public var falseSlower: Int { judged.filter { $0.aa?.comparison.verdict == .slower }.count }
+        package var falseSlower: Int { judged.filter { $0.aa?.comparison.verdict == .slower }.count }
         /// A/A runs that said `faster`.
-        public var falseFaster: Int { judged.filter { $0.aa?.comparison.verdict == .faster }.count }
+        package var falseFaster: Int { judged.filter { $0.aa?.comparison.verdict == .faster }.count }
         /// Runs whose A′ at slowdown index `i` was called `slower`.
-        public func detected(_ i: Int) -> Int {
+        package func detected(_ i: Int) -> Int {
             judged.filter { $0.slowed.indices.contains(i) && $0.slowed[i]?.comparison.verdict == .slower }.count
         }
         /// The median A′/A estimate at slowdown index `i` (how well the injected cost is recovered).
-        public func medianRatio(_ i: Int) -> Double {
+        package func medianRatio(_ i: Int) -> Double {
             median(judged.compactMap { $0.slowed.indices.contains(i) ? $0.slowed[i]?.comparison.ratio.estimate : nil })
         }
         /// The median and the widest relative half-width of the A/A interval.
-        public var medianHalfWidth: Double { median(judged.compactMap { $0.aa?.comparison.ratio.relativeHalfWidth }) }
-        public var widestHalfWidth: Double { judged.compactMap { $0.aa?.comparison.ratio.relativeHalfWidth }.max() ?? .nan }
-        public var longestRunSeconds: Double { runs.map(\.seconds).max() ?? 0 }
-        public var medianLaunches: Double { median(judged.compactMap { Double($0.aa?.launches ?? 0) }) }
+        package var medianHalfWidth: Double { median(judged.compactMap { $0.aa?.comparison.ratio.relativeHalfWidth }) }
+        package var widestHalfWidth: Double { judged.compactMap { $0.aa?.comparison.ratio.relativeHalfWidth }.max() ?? .nan }
+        package var longestRunSeconds: Double { runs.map(\.seconds).max() ?? 0 }
+        package var medianLaunches: Double { median(judged.compactMap { Double($0.aa?.launches ?? 0) }) }
         /// The smallest slowdown found in at least 9 runs of 10.
-        public var smallestReliablyDetected: Double? {
+        package var smallestReliablyDetected: Double? {
             let n = judged.count
             guard n > 0 else { return nil }
             return slowdowns.indices.filter { Double(detected($0)) >= 0.9 * Double(n) }.map { slowdowns[$0] }.min()
@@ -114,15 +114,15 @@ public struct CalibrationReport: Codable, Sendable {
         ]
     }
 
-    public func text() -> String {
+    package func text() -> String {
         header().joined(separator: "\n") + "\n\n" + table().text() + "\n"
     }
 
-    public func markdown() -> String {
+    package func markdown() -> String {
         "# bench ab --calibrate\n\n" + header().map { "- " + $0 }.joined(separator: "\n") + "\n\n" + table().markdown() + "\n"
     }
 
-    public func json() -> String {
+    package func json() -> String {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         return (try? e.encode(self)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"

@@ -2,28 +2,28 @@ import Foundation
 
 /// `bench compare`: figure-by-figure change between two JSON reports. All figures are
 /// lower-is-better; a figure that grew by more than the threshold is a regression.
-public struct Comparison: Sendable, Codable {
-    public struct Row: Sendable, Equatable, Codable {
-        public var key: String
-        public var subject: SubjectID
-        public var figure: String
-        public var baseline: Double?
-        public var current: Double?
+package struct Comparison: Sendable, Codable {
+    package struct Row: Sendable, Equatable, Codable {
+        package var key: String
+        package var subject: SubjectID
+        package var figure: String
+        package var baseline: Double?
+        package var current: Double?
         /// (current − baseline) / baseline × 100, when both exist and baseline > 0.
-        public var changePercent: Double?
-        public var regression: Bool
-        public var note: String?
+        package var changePercent: Double?
+        package var regression: Bool
+        package var note: String?
     }
 
-    public var tool = "signals-bench-compare"
+    package var tool = "signals-bench-compare"
     /// 1; bumped on any incompatible change of `bench compare --format json`.
-    public var schemaVersion = 1
-    public var thresholdPercent: Double
-    public var rows: [Row]
-    public var regressions: [Row] { rows.filter(\.regression) }
+    package var schemaVersion = 1
+    package var thresholdPercent: Double
+    package var rows: [Row]
+    package var regressions: [Row] { rows.filter(\.regression) }
 
     /// Parses "10%", "10" (both ten percent) or "2.5%"; nil for anything else or a negative.
-    public static func parseThreshold(_ text: String) -> Double? {
+    package static func parseThreshold(_ text: String) -> Double? {
         var t = text.trimmingCharacters(in: .whitespaces)
         if t.hasSuffix("%") { t.removeLast() }
         guard let v = Double(t), v.isFinite, v >= 0 else { return nil }
@@ -36,7 +36,7 @@ public struct Comparison: Sendable, Codable {
     /// Why two reports' timings cannot support a verdict, or nil when they can: timings from
     /// different machines or builds are not comparable (a 16-core Xeon and a 2-core VM differ by
     /// more than any change being looked for).
-    public static func timingBlocker(_ baseline: MachineInfo, _ current: MachineInfo) -> String? {
+    package static func timingBlocker(_ baseline: MachineInfo, _ current: MachineInfo) -> String? {
         if baseline.cores != current.cores || baseline.cpuModel != current.cpuModel {
             return "different machines (\(baseline.cores) cores \(baseline.cpuModel) vs \(current.cores) cores \(current.cpuModel))"
         }
@@ -51,7 +51,7 @@ public struct Comparison: Sendable, Codable {
     /// the machines and builds match; latency percentiles never (one sample each, no interval).
     enum Judgement { case byChange, byIntervals(Interval?, Interval?), reportedOnly }
 
-    public static func compare(baseline: BenchReport, current: BenchReport, thresholdPercent: Double) -> Comparison {
+    package static func compare(baseline: BenchReport, current: BenchReport, thresholdPercent: Double) -> Comparison {
         var rows: [Row] = []
         let limit = 1 + thresholdPercent / 100
         let blocker = timingBlocker(baseline.machine, current.machine)
@@ -116,5 +116,5 @@ public struct Comparison: Sendable, Codable {
     }
 
     /// The text table and the verdict line.
-    public func render() -> String { rendered(.text) }
+    package func render() -> String { rendered(.text) }
 }

@@ -1,33 +1,33 @@
 /// A command-line value that is out of range or unknown. The message names the flag and the
 /// allowed values; the CLI prints it and exits with status 2.
-public struct ArgumentError: Error, Equatable, CustomStringConvertible {
-    public var flag: String
-    public var message: String
-    public init(flag: String, message: String) { self.flag = flag; self.message = message }
-    public var description: String { "\(flag): \(message)" }
+package struct ArgumentError: Error, Equatable, CustomStringConvertible {
+    package var flag: String
+    package var message: String
+    package init(flag: String, message: String) { self.flag = flag; self.message = message }
+    package var description: String { "\(flag): \(message)" }
 }
 
 /// A name the command line accepts from a fixed set (a workload, a subject).
-public protocol CommandLineName: RawRepresentable, CaseIterable, Sendable, Equatable where RawValue == String {
+package protocol CommandLineName: RawRepresentable, CaseIterable, Sendable, Equatable where RawValue == String {
     /// What one of these is called in messages ("workload").
     static var kind: String { get }
 }
 
-extension WorkloadID: CommandLineName { public static var kind: String { "workload" } }
-extension SubjectID: CommandLineName { public static var kind: String { "subject" } }
+extension WorkloadID: CommandLineName { package static var kind: String { "workload" } }
+extension SubjectID: CommandLineName { package static var kind: String { "subject" } }
 
 /// One comma-separated command-line value of names, e.g. `--workload send,chain`. One spelling per
 /// name (`lockfree`, not `lockFree`): another spelling is an error that lists the accepted ones.
 /// The CLI makes it `ExpressibleByArgument`, so an unknown name is rejected while parsing,
 /// with the flag and every allowed name in the message.
-public struct NameList<Name: CommandLineName>: Sendable, Equatable {
-    public var names: [Name]
+package struct NameList<Name: CommandLineName>: Sendable, Equatable {
+    package var names: [Name]
 
     /// Every accepted name, in declaration order.
-    public static var allowed: [String] { Name.allCases.map(\.rawValue) }
+    package static var allowed: [String] { Name.allCases.map(\.rawValue) }
 
     /// Fails with the offending name and the allowed ones.
-    public init(parsing text: String, flag: String) throws(ArgumentError) {
+    package init(parsing text: String, flag: String) throws(ArgumentError) {
         let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !parts.isEmpty else {
             throw ArgumentError(flag: flag, message: "expected one or more \(Name.kind)s; allowed: \(Self.allowed.joined(separator: ", "))")
@@ -44,10 +44,10 @@ public struct NameList<Name: CommandLineName>: Sendable, Equatable {
 }
 
 /// One comma-separated `--threads` value, e.g. `1,2,4`: whole numbers from 1 to `RunOptions.maxThreads`.
-public struct ThreadCountList: Sendable, Equatable {
-    public var counts: [Int]
+package struct ThreadCountList: Sendable, Equatable {
+    package var counts: [Int]
 
-    public init(parsing text: String, flag: String = "--threads") throws(ArgumentError) {
+    package init(parsing text: String, flag: String = "--threads") throws(ArgumentError) {
         var counts: [Int] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let t = part.trimmingCharacters(in: .whitespaces)
@@ -62,27 +62,27 @@ public struct ThreadCountList: Sendable, Equatable {
 
 /// The options of a run, typed by the CLI's parser; `parameters()` checks ranges and applies
 /// defaults. Kept out of the CLI target so the tests can exercise every argument error.
-public struct RunOptions: Sendable {
-    public var workloads: [WorkloadID] = []
-    public var subjects: [SubjectID] = []
-    public var stages: Int?
-    public var subscribers: Int?
-    public var threads: [Int] = []
-    public var depth: Int?
-    public var repetitions: Int?
-    public var sampleEvery: Int?
-    public var quick = false
-    public var launches: Int?
-    public var load: Int?
-    public var seed: UInt64?
+package struct RunOptions: Sendable {
+    package var workloads: [WorkloadID] = []
+    package var subjects: [SubjectID] = []
+    package var stages: Int?
+    package var subscribers: Int?
+    package var threads: [Int] = []
+    package var depth: Int?
+    package var repetitions: Int?
+    package var sampleEvery: Int?
+    package var quick = false
+    package var launches: Int?
+    package var load: Int?
+    package var seed: UInt64?
     /// `--smallest-effect` as typed ("3%", "2.5").
-    public var smallestEffect: String?
+    package var smallestEffect: String?
 
-    public init() {}
+    package init() {}
 
-    public static let maxThreads = 64
+    package static let maxThreads = 64
 
-    public func parameters() throws(ArgumentError) -> Parameters {
+    package func parameters() throws(ArgumentError) -> Parameters {
         var p = quick ? Parameters.quick : Parameters()
         if !quick { p.launches = 6 }
         // Repeated names count once, first occurrence first.

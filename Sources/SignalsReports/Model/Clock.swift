@@ -13,7 +13,7 @@ import Darwin
 /// reads, 3 rounds, on this VM while other builds ran): no consistent difference, both
 /// 120–460 ns per read under that load, so the choice costs nothing either way.
 @inline(__always)
-public func monotonicNanos() -> UInt64 {
+package func monotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
@@ -21,6 +21,6 @@ public func monotonicNanos() -> UInt64 {
 
 /// Keeps a value alive so the optimizer cannot delete the work that produced it.
 @inline(never)
-public func blackHole<T>(_ value: T) {
+package func blackHole<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }

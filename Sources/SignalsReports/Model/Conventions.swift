@@ -3,11 +3,11 @@ import Signals
 
 /// The formats every reporting subcommand (`run`, `ab`, `compare`, `stress`, `list`) writes,
 /// chosen with `--format`. The raw value is the command-line spelling.
-public enum ReportFormat: String, CaseIterable, Codable, Sendable {
+package enum ReportFormat: String, CaseIterable, Codable, Sendable {
     case text, json, csv, markdown, html
 
     /// The file name extension of a report in this format (`report.<ext>` in an output folder).
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .text: "txt"
         case .json: "json"
@@ -18,14 +18,14 @@ public enum ReportFormat: String, CaseIterable, Codable, Sendable {
     }
 
     /// "text, json, csv, markdown or html": for help and error messages.
-    public static var spelled: String {
+    package static var spelled: String {
         let names = allCases.map(\.rawValue)
         return names.dropLast().joined(separator: ", ") + " or " + names.last!
     }
 }
 
 /// A report every subcommand can write in each `ReportFormat`.
-public protocol RenderableReport {
+package protocol RenderableReport {
     /// The whole report in `format`.
     func rendered(_ format: ReportFormat) -> String
     /// Files written beside `report.<ext>` when `--output` names a folder (name, contents).
@@ -33,12 +33,12 @@ public protocol RenderableReport {
 }
 
 extension RenderableReport {
-    public var companionFiles: [(name: String, contents: String)] { [] }
+    package var companionFiles: [(name: String, contents: String)] { [] }
 }
 
 /// The exit status of `bench` and of the scripts that gate CI (`scripts/benchmarks-check`,
 /// `scripts/instruction-counts`): one table, printed by `bench --help` and in the guide.
-public enum BenchExitCode: Int32, CaseIterable, Sendable {
+package enum BenchExitCode: Int32, CaseIterable, Sendable {
     /// Every guarantee held; nothing slower or above its threshold.
     case passed = 0
     /// A finding: a violated guarantee (`run`), a forbidden outcome or leak (`stress`), a case
@@ -55,7 +55,7 @@ public enum BenchExitCode: Int32, CaseIterable, Sendable {
     case couldNotRun = 5
 
     /// One line per code, for `bench --help` and the guide.
-    public static var table: String {
+    package static var table: String {
         allCases.map { code in
             let text: String
             switch code {
@@ -74,7 +74,7 @@ public enum BenchExitCode: Int32, CaseIterable, Sendable {
 extension DeliveryVariant {
     /// The spelling on every command line and in every report: `lockfree` or `mutex`, the same
     /// as the two library subjects of `bench run` and `bench ab`.
-    public var commandLineName: String {
+    package var commandLineName: String {
         switch self {
         case .lockFree: "lockfree"
         case .mutex: "mutex"
@@ -82,14 +82,14 @@ extension DeliveryVariant {
     }
 
     /// The variant spelled `name`, exactly; nil for any other spelling.
-    public init?(commandLineName name: String) {
+    package init?(commandLineName name: String) {
         guard let v = Self.allCases.first(where: { $0.commandLineName == name }) else { return nil }
         self = v
     }
 
     /// Parses a comma-separated `--variant` list; an empty list or another spelling
     /// (`lockFree`, `lock-free`, `all`) is an error that names the accepted values.
-    public static func parseList(_ text: String) throws(ArgumentError) -> [DeliveryVariant] {
+    package static func parseList(_ text: String) throws(ArgumentError) -> [DeliveryVariant] {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         guard !names.isEmpty else { throw ArgumentError(flag: "--variant", message: "expected lockfree, mutex or lockfree,mutex (got '\(text)')") }
         var out: [DeliveryVariant] = []

@@ -1,5 +1,5 @@
 /// What a workload measures. The raw value is the name used on the command line and in JSON.
-public enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
+package enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
     case send
     case sendMap = "send-map"
     case chain
@@ -11,7 +11,7 @@ public enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
     case hop
 
     /// One line saying what is measured; printed by `bench list` and as each table's title.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .send: return "one thread, input → subscriber"
         case .sendMap: return "one thread, input → map → subscriber"
@@ -26,7 +26,7 @@ public enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     /// What one "operation" of the throughput figure is.
-    public var unit: String {
+    package var unit: String {
         switch self {
         case .fanout: return "delivery"
         case .churn: return "subscribe+cancel"
@@ -34,20 +34,20 @@ public enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
         }
     }
 
-    public static func < (a: WorkloadID, b: WorkloadID) -> Bool {
+    package static func < (a: WorkloadID, b: WorkloadID) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
 
 /// Who is measured: the library's two delivery variants and the peers.
-public enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
+package enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
     case lockfree
     case mutex
     case opencombine
     case asyncstream
     case asyncchannel
 
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .lockfree: return "Signals, Signal<T>.create(delivery: .lockFree)"
         case .mutex: return "Signals, Signal<T>.create(delivery: .mutex)"
@@ -58,15 +58,15 @@ public enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
     }
 
     /// True for the library's own variants: a violated guarantee here fails the run.
-    public var isLibrary: Bool { self == .lockfree || self == .mutex }
+    package var isLibrary: Bool { self == .lockfree || self == .mutex }
 
-    public static func < (a: SubjectID, b: SubjectID) -> Bool {
+    package static func < (a: SubjectID, b: SubjectID) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
     }
 }
 
 /// Where the `hop` workload's subscriber runs.
-public enum HopContext: String, CaseIterable, Codable, Sendable {
+package enum HopContext: String, CaseIterable, Codable, Sendable {
     /// On the sending thread.
     case direct
     /// On a serial dispatch queue.
@@ -78,23 +78,23 @@ public enum HopContext: String, CaseIterable, Codable, Sendable {
 }
 
 /// One row of one table: a workload with its concrete parameters.
-public struct CaseSpec: Codable, Sendable, Hashable {
-    public var workload: WorkloadID
+package struct CaseSpec: Codable, Sendable, Hashable {
+    package var workload: WorkloadID
     /// A short human label distinguishing rows of the same workload ("2 threads", "serial-queue");
     /// "variant" in JSON (the schema's name, kept so reports and older builds still read it).
     /// Not to be confused with the delivery variant (`DeliveryVariant`, lockfree or mutex).
-    public var caseLabel: String
-    public var threads: Int
-    public var stages: Int
-    public var subscribers: Int
-    public var depth: Int
-    public var hop: HopContext?
+    package var caseLabel: String
+    package var threads: Int
+    package var stages: Int
+    package var subscribers: Int
+    package var depth: Int
+    package var hop: HopContext?
 
     enum CodingKeys: String, CodingKey {
         case workload, caseLabel = "variant", threads, stages, subscribers, depth, hop
     }
 
-    public init(workload: WorkloadID, caseLabel: String = "", threads: Int = 1, stages: Int = 0,
+    package init(workload: WorkloadID, caseLabel: String = "", threads: Int = 1, stages: Int = 0,
                 subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil) {
         self.workload = workload
         self.caseLabel = caseLabel
@@ -106,59 +106,59 @@ public struct CaseSpec: Codable, Sendable, Hashable {
     }
 
     /// `workload` or `workload[variant]`: the key `compare` matches on.
-    public var key: String { Self.key(workload: workload, caseLabel: caseLabel) }
+    package var key: String { Self.key(workload: workload, caseLabel: caseLabel) }
 
     /// The key of a case: `workload`, or `workload[variant]` when it has a variant. Results,
     /// `bench ab` rows and calibrations name their case the same way.
-    public static func key(workload: WorkloadID, caseLabel: String) -> String {
+    package static func key(workload: WorkloadID, caseLabel: String) -> String {
         caseLabel.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(caseLabel)]"
     }
 }
 
 /// Everything a run is parameterized by, with the defaults of `bench run`.
-public struct Parameters: Codable, Sendable, Equatable {
-    public var workloads: [WorkloadID] = WorkloadID.allCases
-    public var subjects: [SubjectID] = SubjectID.allCases
-    public var stages = 10
-    public var subscribers = 100
-    public var threads: [Int] = [2]
-    public var depth = 1_000_000
+package struct Parameters: Codable, Sendable, Equatable {
+    package var workloads: [WorkloadID] = WorkloadID.allCases
+    package var subjects: [SubjectID] = SubjectID.allCases
+    package var stages = 10
+    package var subscribers = 100
+    package var threads: [Int] = [2]
+    package var depth = 1_000_000
     /// Timed rounds per launch: in each round every paired subject runs one repetition.
-    public var repetitions = 5
-    public var quick = false
+    package var repetitions = 5
+    package var quick = false
     /// Wall time one timed repetition aims for; the operation count is calibrated to it.
-    public var targetRepetitionMilliseconds = 40
+    package var targetRepetitionMilliseconds = 40
     /// One send in `latencySampleEvery` is timed (a power of two).
-    public var latencySampleEvery = 64
+    package var latencySampleEvery = 64
     /// Seconds after which an isolated (child-process) case is killed and reported as hung.
-    public var watchdogSeconds = 60
+    package var watchdogSeconds = 60
     /// Seconds without any delivery after which a driver stops waiting (and the checks report
     /// what is missing) or declares a re-entrant chain stalled.
-    public var stallSeconds = 2.0
+    package var stallSeconds = 2.0
     /// Fresh process launches per case (`--launches`); nil (a report before launches existed)
     /// means one, in process.
-    public var launches: Int?
+    package var launches: Int?
     /// Busy threads running beside every case (`--load`); nil or 0 for none.
-    public var load: Int?
+    package var load: Int?
     /// Seed of the round order shuffles and of the bootstrap (`--seed`), so a report's
     /// intervals can be recomputed.
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// Smallest change (fraction: 0.03 is 3%) a verdict counts as a difference.
-    public var smallestEffect: Double?
+    package var smallestEffect: Double?
 
-    public init() {}
+    package init() {}
 
     /// Launches per case, at least one.
-    public var launchCount: Int { max(1, launches ?? 1) }
+    package var launchCount: Int { max(1, launches ?? 1) }
     /// The seed, or a fixed one for reports that recorded none.
-    public var seedValue: UInt64 { seed ?? 0x5EED }
+    package var seedValue: UInt64 { seed ?? 0x5EED }
     /// The smallest effect, 3% unless set.
-    public var smallestEffectValue: Double { smallestEffect ?? 0.03 }
+    package var smallestEffectValue: Double { smallestEffect ?? 0.03 }
     /// Busy threads beside each case.
-    public var loadThreads: Int { max(0, load ?? 0) }
+    package var loadThreads: Int { max(0, load ?? 0) }
 
     /// The CI-sized run: fewer repetitions, shorter ones, smaller depth.
-    public static var quick: Parameters {
+    package static var quick: Parameters {
         var p = Parameters()
         p.quick = true
         p.repetitions = 3
@@ -169,7 +169,7 @@ public struct Parameters: Codable, Sendable, Equatable {
     }
 
     /// Expands the selected workloads into concrete cases (rows).
-    public func cases() -> [CaseSpec] {
+    package func cases() -> [CaseSpec] {
         var out: [CaseSpec] = []
         for w in workloads.sorted() {
             switch w {

@@ -2,51 +2,51 @@ import Foundation
 
 /// What `bench list` prints: the workloads, the subjects and which subject can do which case
 /// under the default parameters. `--format json` is for tools (schema in docs/bench-guide.md).
-public struct CatalogueReport: Codable, Sendable, RenderableReport {
-    public struct Workload: Codable, Sendable {
-        public var name: String
-        public var summary: String
+package struct CatalogueReport: Codable, Sendable, RenderableReport {
+    package struct Workload: Codable, Sendable {
+        package var name: String
+        package var summary: String
         /// What one operation of the workload's figure is ("value", "delivery", "subscribe+cancel").
-        public var unit: String
+        package var unit: String
 
-        public init(name: String, summary: String, unit: String) {
+        package init(name: String, summary: String, unit: String) {
             self.name = name; self.summary = summary; self.unit = unit
         }
     }
-    public struct Subject: Codable, Sendable {
-        public var name: String
-        public var summary: String
+    package struct Subject: Codable, Sendable {
+        package var name: String
+        package var summary: String
         /// False when this build of bench lacks the subject.
-        public var builtIn: Bool
+        package var builtIn: Bool
         /// True for Signals' own delivery variants (a violated guarantee fails the run).
-        public var library: Bool
+        package var library: Bool
 
-        public init(name: String, summary: String, builtIn: Bool, library: Bool) {
+        package init(name: String, summary: String, builtIn: Bool, library: Bool) {
             self.name = name; self.summary = summary; self.builtIn = builtIn; self.library = library
         }
     }
-    public struct Support: Codable, Sendable {
+    package struct Support: Codable, Sendable {
         /// The case, `workload` or `workload[case]`.
-        public var key: String
-        public var subject: String
+        package var key: String
+        package var subject: String
         /// "in process", "child process" or "unsupported".
-        public var support: String
+        package var support: String
         /// Why a case runs in a child process or is unsupported.
-        public var reason: String?
+        package var reason: String?
 
-        public init(key: String, subject: String, support: String, reason: String?) {
+        package init(key: String, subject: String, support: String, reason: String?) {
             self.key = key; self.subject = subject; self.support = support; self.reason = reason
         }
     }
 
-    public var tool = "signals-bench-list"
-    public var schemaVersion = 1
-    public var workloads: [Workload]
-    public var subjects: [Subject]
-    public var support: [Support]
+    package var tool = "signals-bench-list"
+    package var schemaVersion = 1
+    package var workloads: [Workload]
+    package var subjects: [Subject]
+    package var support: [Support]
 
     /// This build's catalogue is `current()` (SignalsWorkloads), which asks each subject.
-    public init(workloads: [Workload], subjects: [Subject], support: [Support]) {
+    package init(workloads: [Workload], subjects: [Subject], support: [Support]) {
         self.workloads = workloads; self.subjects = subjects; self.support = support
     }
 
@@ -59,7 +59,7 @@ public struct CatalogueReport: Codable, Sendable, RenderableReport {
               leftColumns: [0, 1, 2])
     }
 
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .text:
             return "workloads:\n" + workloadTable.text() + "\nsubjects:\n" + subjectTable.text()

@@ -5,8 +5,8 @@ import Foundation
 /// ratio with its interval against 1 (the smallest-effect band shaded), and the latency
 /// percentile curves; then the tables. For `bench ab`: current/baseline per case with its
 /// interval against the threshold band.
-public enum HTMLReport {
-    public static func render(_ report: BenchReport) -> String {
+package enum HTMLReport {
+    package static func render(_ report: BenchReport) -> String {
         let t = ReportTables(report: report)
         let effect = report.parameters.smallestEffectValue
         var body = "<nav>" + t.byWorkload.map { "<a href=\"#workload-\($0.0.rawValue)\">\(HTML.escape($0.0.rawValue))</a>" }.joined(separator: " · ") + "</nav>\n"

@@ -1,25 +1,25 @@
 import Foundation
 
 /// Reading and writing the JSON schema (docs/bench-guide.md, "Report formats and the JSON schema").
-public enum JSONReport {
-    public static func encode(_ report: BenchReport) throws -> Data {
+package enum JSONReport {
+    package static func encode(_ report: BenchReport) throws -> Data {
         let e = JSONEncoder()
         e.outputFormatting = [.prettyPrinted, .sortedKeys]
         return try e.encode(report)
     }
 
-    public static func render(_ report: BenchReport) -> String {
+    package static func render(_ report: BenchReport) -> String {
         (try? encode(report)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
     }
 
     /// Why a file could not be used as a report; the message names the file.
-    public struct LoadError: Error, CustomStringConvertible, Equatable {
-        public var description: String
+    package struct LoadError: Error, CustomStringConvertible, Equatable {
+        package var description: String
     }
 
     /// Decodes a report, checking the schema version first so an old or foreign file gets a
     /// clear message rather than a decoding trace.
-    public static func decode(_ data: Data, name: String = "input") throws(LoadError) -> BenchReport {
+    package static func decode(_ data: Data, name: String = "input") throws(LoadError) -> BenchReport {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
@@ -49,7 +49,7 @@ public enum JSONReport {
         }
     }
 
-    public static func load(path: String) throws(LoadError) -> BenchReport {
+    package static func load(path: String) throws(LoadError) -> BenchReport {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoadError(description: "\(path): cannot read the file")
         }

@@ -4,8 +4,8 @@ import Foundation
 /// rewrites itself; elsewhere (a CI log, a pipe) one line per finished step with the time spent
 /// and an estimate of the time left, so a log shows life. Always on standard error, so the
 /// report on standard output stays clean; `--quiet` turns it off.
-public final class ProgressMeter: @unchecked Sendable {
-    public enum Style: Sendable {
+package final class ProgressMeter: @unchecked Sendable {
+    package enum Style: Sendable {
         /// A live line rewritten in place (a terminal).
         case live
         /// One line per finished step (a log).
@@ -14,14 +14,14 @@ public final class ProgressMeter: @unchecked Sendable {
         case quiet
 
         /// `.live` when standard error is a terminal, else `.lines`; `.quiet` when asked.
-        public static func forStandardError(quiet: Bool) -> Style {
+        package static func forStandardError(quiet: Bool) -> Style {
             quiet ? .quiet : (isatty(STDERR_FILENO) == 1 ? .live : .lines)
         }
     }
 
-    public let style: Style
+    package let style: Style
     /// The command's name, starting each line ("bench run").
-    public let title: String
+    package let title: String
     private let write: @Sendable (String) -> Void
     private let clock: @Sendable () -> Double
     private let lock = NSLock()
@@ -32,7 +32,7 @@ public final class ProgressMeter: @unchecked Sendable {
     private var started = 0.0
     private var stepStarted = 0.0
 
-    public init(style: Style, title: String, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate },
+    package init(style: Style, title: String, clock: @escaping @Sendable () -> Double = { Date().timeIntervalSinceReferenceDate },
                 write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
         self.style = style
         self.title = title
@@ -41,7 +41,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// Starts the count of `total` steps, printing what will run.
-    public func start(total: Int, what: String) {
+    package func start(total: Int, what: String) {
         lock.withLock {
             self.total = total
             started = clock()
@@ -50,7 +50,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// Step `label` begins.
-    public func begin(_ label: String) {
+    package func begin(_ label: String) {
         lock.withLock {
             current = label
             detail = ""
@@ -61,13 +61,13 @@ public final class ProgressMeter: @unchecked Sendable {
 
     /// Finishes the step in progress, if any, and begins `label`: for loops that only say
     /// when the next step starts.
-    public func next(_ label: String, note: String? = nil) {
+    package func next(_ label: String, note: String? = nil) {
         if lock.withLock({ !current.isEmpty }) { finish(note: note) }
         begin(label)
     }
 
     /// A part of the current step begins ("launch 2/6"): the live line only.
-    public func update(_ detail: String) {
+    package func update(_ detail: String) {
         lock.withLock {
             self.detail = detail
             drawLive()
@@ -75,7 +75,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// The current step is done; `note` is added to its line ("slower", "FAIL").
-    public func finish(note: String? = nil) {
+    package func finish(note: String? = nil) {
         lock.withLock {
             guard !current.isEmpty else { return }
             finished += 1
@@ -92,7 +92,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// Finishes the open step and clears the live line (call before printing the report).
-    public func end(note: String? = nil) {
+    package func end(note: String? = nil) {
         finish(note: note)
         lock.withLock {
             if style == .live { write("\r\u{1B}[K") }
@@ -117,7 +117,7 @@ public final class ProgressMeter: @unchecked Sendable {
     }
 
     /// "850 ms", "12.3 s", "2 min 05 s", "1 h 02 min".
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let s = max(0, seconds)
         if s < 1 { return String(format: "%.0f ms", s * 1000) }
         if s < 60 { return String(format: "%.1f s", s) }

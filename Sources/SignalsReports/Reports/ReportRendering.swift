@@ -4,7 +4,7 @@ import Foundation
 // to `--output`.
 
 extension BenchReport: RenderableReport {
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .text: TextReport.render(self)
         case .json: JSONReport.render(self) + "\n"
@@ -15,32 +15,32 @@ extension BenchReport: RenderableReport {
     }
 
     /// The README's latency plot beside the reports in an output folder.
-    public var companionFiles: [(name: String, contents: String)] { [("latency.svg", SVGPlot.render(self))] }
+    package var companionFiles: [(name: String, contents: String)] { [("latency.svg", SVGPlot.render(self))] }
 }
 
 /// A run's report as `bench run` prints it: the text form by default within
 /// `TextReport.width` columns, with `wide` every column, with `percentiles` every latency
 /// percentile distribution; the other formats as `BenchReport` renders them.
-public struct RunReport: RenderableReport {
-    public var report: BenchReport
-    public var percentiles: Bool
-    public var wide: Bool
+package struct RunReport: RenderableReport {
+    package var report: BenchReport
+    package var percentiles: Bool
+    package var wide: Bool
 
-    public init(report: BenchReport, percentiles: Bool = false, wide: Bool = false) {
+    package init(report: BenchReport, percentiles: Bool = false, wide: Bool = false) {
         self.report = report; self.percentiles = percentiles; self.wide = wide
     }
 
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         format == .text ? TextReport.render(report, percentiles: percentiles, wide: wide) : report.rendered(format)
     }
 
-    public var companionFiles: [(name: String, contents: String)] { report.companionFiles }
+    package var companionFiles: [(name: String, contents: String)] { report.companionFiles }
 }
 
 /// `bench run --format csv`: one row per case and subject, every figure in its own column
 /// (empty when absent), units in the column names.
-public enum BenchCSV {
-    public static let columns = [
+package enum BenchCSV {
+    package static let columns = [
         "workload", "case", "subject", "unit", "status",
         "ns_per_op", "ns_per_op_lower95", "ns_per_op_upper95", "ops_per_second", "launches",
         "reference", "ratio_to_reference", "ratio_lower95", "ratio_upper95", "verdict",
@@ -50,7 +50,7 @@ public enum BenchCSV {
         "reason",
     ]
 
-    public static func render(_ report: BenchReport) -> String {
+    package static func render(_ report: BenchReport) -> String {
         var out = CSV.line(columns)
         for r in report.results {
             let figure = r.interval?.estimate ?? r.throughput?.medianNsPerOp
@@ -74,7 +74,7 @@ public enum BenchCSV {
 }
 
 extension ABReport: RenderableReport {
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .text: ABFormat.text(self)
         case .json: ABFormat.json(self) + "\n"
@@ -87,15 +87,15 @@ extension ABReport: RenderableReport {
 
 /// A comparison's report as `bench ab` prints it: the text form within `TextReport.width`
 /// columns by default, with `wide` every column; the other formats as `ABReport` renders them.
-public struct ABComparisonReport: RenderableReport {
-    public var report: ABReport
-    public var wide: Bool
+package struct ABComparisonReport: RenderableReport {
+    package var report: ABReport
+    package var wide: Bool
 
-    public init(report: ABReport, wide: Bool = false) {
+    package init(report: ABReport, wide: Bool = false) {
         self.report = report; self.wide = wide
     }
 
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         format == .text ? ABFormat.text(report, wide: wide) : report.rendered(format)
     }
 }
@@ -124,7 +124,7 @@ extension ABFormat {
 }
 
 extension CalibrationReport: RenderableReport {
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .text: text()
         case .json: json() + "\n"
@@ -150,7 +150,7 @@ extension Comparison: RenderableReport {
         return regressions.isEmpty ? "no regression beyond \(t)%" : "\(regressions.count) regression(s) beyond \(t)%"
     }
 
-    public func rendered(_ format: ReportFormat) -> String {
+    package func rendered(_ format: ReportFormat) -> String {
         switch format {
         case .text: table().text() + "\n" + summary + "\n"
         case .json: PrettyJSON.render(self) + "\n"

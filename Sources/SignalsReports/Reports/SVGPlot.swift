@@ -4,12 +4,12 @@ import Foundation
 /// subject, percentile on a log scale of 1/(1 − p) (so 90%, 99%, 99.9%, ... are equally
 /// spaced) and latency on a log scale. Uses the end-to-end distribution where there is one
 /// (what a subscriber experiences), else the send call's.
-public enum SVGPlot {
+package enum SVGPlot {
     static let colors: [SubjectID: String] = [
         .lockfree: "#d62728", .mutex: "#1f77b4", .opencombine: "#2ca02c", .asyncstream: "#9467bd", .asyncchannel: "#ff7f0e",
     ]
 
-    public static func render(_ report: BenchReport) -> String {
+    package static func render(_ report: BenchReport) -> String {
         let withLatency = report.results.filter { $0.latency != nil }
         var keys: [String] = []
         for r in withLatency where !keys.contains(r.key) { keys.append(r.key) }

@@ -2,9 +2,9 @@ import Foundation
 /// The library's performance goals (release build), checked against a run's
 /// results. A missed target is reported; it never fails the run. The ns goals were set for a
 /// 16-core Xeon (`../shared/scripts/device-bench`); on the 2-core VM they are reported too.
-public enum Targets {
+package enum Targets {
     /// Peer figures measured when the targets were set, shown beside the targets for scale.
-    public static let peerReferences: [String] = [
+    package static let peerReferences: [String] = [
         "send with one map, per value: OpenCombine ≈ 460 ns, RxSwift ≈ 1,300 ns, CwlSignal ≈ 1,200 ns",
         "contended, 2 threads: OpenCombine ≈ 440 ns",
         "subscribe+cancel: ReactiveSwift ≈ 3,200 ns, CwlSignal ≈ 40,000 ns",
@@ -14,9 +14,9 @@ public enum Targets {
 
     /// Below this many allocations per value counts as "zero in steady state" (a block queue
     /// or a histogram growing once per repetition amortizes far below it).
-    public static let zeroAllocationEpsilon = 0.01
+    package static let zeroAllocationEpsilon = 0.01
 
-    public static func evaluate(_ results: [CaseResult], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [TargetResult] {
+    package static func evaluate(_ results: [CaseResult], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [TargetResult] {
         func find(_ w: WorkloadID, _ s: SubjectID) -> CaseResult? {
             results.first { $0.workload == w && $0.subject == s }
         }

@@ -408,11 +408,11 @@ struct ReportTables {
 /// The terminal report. By default every line fits `width` columns (a CI log, a 120-column
 /// terminal); `wide` adds every column (launch spread, throughput, ×fastest, bytes) and the
 /// full method, as the Markdown, CSV and JSON reports have them.
-public enum TextReport {
+package enum TextReport {
     /// The widest line of the default report.
-    public static let width = 120
+    package static let width = 120
 
-    public static func render(_ report: BenchReport, percentiles: Bool = false, wide: Bool = false) -> String {
+    package static func render(_ report: BenchReport, percentiles: Bool = false, wide: Bool = false) -> String {
         let t = ReportTables(report: report)
         let limit: Int? = wide ? nil : width
         func prose(_ line: String) -> String { wide ? line + "\n" : wrapped(line) }
@@ -456,8 +456,8 @@ public enum TextReport {
 }
 
 /// The Markdown report, for CI summaries.
-public enum MarkdownReport {
-    public static func render(_ report: BenchReport) -> String {
+package enum MarkdownReport {
+    package static func render(_ report: BenchReport) -> String {
         let t = ReportTables(report: report)
         var out = "# Signals bench\n\n" + t.header.map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
         if report.machine.allocationCounting == nil { out += "- note: " + AllocationFigures.howToEnable + "\n" }

@@ -2,10 +2,10 @@ import Foundation
 
 /// A small, fast, seedable generator (SplitMix64), so that every interval the harness prints
 /// can be reproduced from the report's seed and the tests are deterministic.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
+    package var state: UInt64
+    package init(seed: UInt64) { state = seed }
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,51 +15,51 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 /// A point estimate with its confidence interval (same scale as the estimate).
-public struct Interval: Codable, Sendable, Equatable {
-    public var estimate: Double
-    public var lower: Double
-    public var upper: Double
+package struct Interval: Codable, Sendable, Equatable {
+    package var estimate: Double
+    package var lower: Double
+    package var upper: Double
     /// 0.95 for a 95% interval.
-    public var confidence: Double
+    package var confidence: Double
 
-    public init(estimate: Double, lower: Double, upper: Double, confidence: Double = 0.95) {
+    package init(estimate: Double, lower: Double, upper: Double, confidence: Double = 0.95) {
         self.estimate = estimate; self.lower = lower; self.upper = upper; self.confidence = confidence
     }
 
     /// Half the width relative to the estimate, e.g. 0.03 for "±3%".
-    public var relativeHalfWidth: Double { estimate > 0 ? (upper - lower) / 2 / estimate : .infinity }
+    package var relativeHalfWidth: Double { estimate > 0 ? (upper - lower) / 2 / estimate : .infinity }
 
     /// The interval mapped through `f` (monotone increasing), e.g. `exp` from the log scale.
-    public func mapped(_ f: (Double) -> Double) -> Interval {
+    package func mapped(_ f: (Double) -> Double) -> Interval {
         Interval(estimate: f(estimate), lower: f(lower), upper: f(upper), confidence: confidence)
     }
 }
 
 /// The word a paired comparison ends in.
-public enum ChangeVerdict: String, Codable, Sendable, Equatable {
+package enum ChangeVerdict: String, Codable, Sendable, Equatable {
     case faster
     case slower
     case noDifference = "no difference"
 }
 
 /// Ratio of a subject (or build) to a reference, with its interval and verdict.
-public struct PairedComparison: Codable, Sendable, Equatable {
+package struct PairedComparison: Codable, Sendable, Equatable {
     /// What the ratio divides by: a subject name, or "baseline".
-    public var reference: String
+    package var reference: String
     /// Time ratio subject / reference: below 1 is faster.
-    public var ratio: Interval
-    public var verdict: ChangeVerdict
+    package var ratio: Interval
+    package var verdict: ChangeVerdict
     /// The smallest change (fraction, 0.03 = 3%) that counts as a difference.
-    public var smallestEffect: Double
+    package var smallestEffect: Double
     /// Independent launches (pairs of launches) the interval rests on.
-    public var launches: Int
+    package var launches: Int
     /// Paired rounds over all launches.
-    public var rounds: Int
+    package var rounds: Int
     /// How the interval was formed: `PairedStatistics.robustMethod` (six launches or more) or
     /// `PairedStatistics.bootstrapMethod`. Absent in reports written before it existed.
-    public var method: String?
+    package var method: String?
 
-    public init(reference: String, ratio: Interval, verdict: ChangeVerdict, smallestEffect: Double, launches: Int, rounds: Int,
+    package init(reference: String, ratio: Interval, verdict: ChangeVerdict, smallestEffect: Double, launches: Int, rounds: Int,
                 method: String? = nil) {
         self.reference = reference; self.ratio = ratio; self.verdict = verdict
         self.smallestEffect = smallestEffect; self.launches = launches; self.rounds = rounds; self.method = method
@@ -67,17 +67,17 @@ public struct PairedComparison: Codable, Sendable, Equatable {
 }
 
 /// How the launches of one figure spread, and whether they fall into separate modes.
-public struct LaunchSpread: Codable, Sendable, Equatable {
+package struct LaunchSpread: Codable, Sendable, Equatable {
     /// Each launch's figure (its median over rounds), in launch order.
-    public var values: [Double]
-    public var median: Double
+    package var values: [Double]
+    package var median: Double
     /// Largest launch / smallest launch.
-    public var maxOverMin: Double
+    package var maxOverMin: Double
     /// True when some launch is more than `modeFactor` × the median launch, or less than
     /// 1 / `modeFactor` × it: the launches do not measure one steady state.
-    public var bimodal: Bool
+    package var bimodal: Bool
 
-    public init(values: [Double]) {
+    package init(values: [Double]) {
         self.values = values
         median = SignalsReports.median(values)
         let lo = values.min() ?? 0, hi = values.max() ?? 0
@@ -86,11 +86,11 @@ public struct LaunchSpread: Codable, Sendable, Equatable {
     }
 
     /// A launch beyond this factor of the median launch (either way) flags the case.
-    public static let modeFactor = 2.0
+    package static let modeFactor = 2.0
 
     /// Whether `values` holds a launch more than `modeFactor` away from their median; needs at
     /// least three launches (with two, "the median" is their mean and says nothing of modes).
-    public static func separateModes(_ values: [Double]) -> Bool {
+    package static func separateModes(_ values: [Double]) -> Bool {
         guard values.count >= 3 else { return false }
         let m = SignalsReports.median(values)
         guard m > 0 else { return false }
@@ -104,7 +104,7 @@ public struct LaunchSpread: Codable, Sendable, Equatable {
 /// (log-times or paired log-ratios). Launches are the unit of independence (thread placement
 /// and addresses are fixed per process), so the interval must carry the launch-to-launch
 /// spread, not only the round-to-round one.
-public enum PairedStatistics {
+package enum PairedStatistics {
     /// Two-sided Student t quantiles at 97.5% for 1...30 degrees of freedom.
     static let t975: [Double] = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
                                  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
@@ -112,14 +112,14 @@ public enum PairedStatistics {
 
     /// The 97.5% Student t quantile for `df` degrees of freedom (1.96 beyond 30 is close enough:
     /// 2.00 at 60).
-    public static func tQuantile975(df: Int) -> Double {
+    package static func tQuantile975(df: Int) -> Double {
         guard df >= 1 else { return .infinity }
         return df <= t975.count ? t975[df - 1] : (df <= 60 ? 2.0 : 1.96)
     }
 
     /// The mean with its 95% Student t interval (mean ± t · s / √n). One value: a zero-width
     /// interval is not honest, so the bounds are infinite.
-    public static func tInterval(_ values: [Double]) -> Interval {
+    package static func tInterval(_ values: [Double]) -> Interval {
         let n = values.count
         guard n > 0 else { return Interval(estimate: .nan, lower: -.infinity, upper: .infinity) }
         let mean = values.reduce(0, +) / Double(n)
@@ -130,7 +130,7 @@ public enum PairedStatistics {
     }
 
     /// The statistic: the mean over launches of each launch's median round.
-    public static func estimate(_ groups: [[Double]]) -> Double {
+    package static func estimate(_ groups: [[Double]]) -> Double {
         let launches = groups.filter { !$0.isEmpty }
         guard !launches.isEmpty else { return .nan }
         return launches.map(median).reduce(0, +) / Double(launches.count)
@@ -138,7 +138,7 @@ public enum PairedStatistics {
 
     /// Percentile interval of `estimate` from a two-level bootstrap: resample the launches
     /// with replacement, then the rounds within each chosen launch with replacement.
-    public static func hierarchicalBootstrap(_ groups: [[Double]], resamples: Int = 2_000, seed: UInt64) -> Interval {
+    package static func hierarchicalBootstrap(_ groups: [[Double]], resamples: Int = 2_000, seed: UInt64) -> Interval {
         let launches = groups.filter { !$0.isEmpty }
         let point = estimate(launches)
         guard !launches.isEmpty else { return Interval(estimate: .nan, lower: -.infinity, upper: .infinity) }
@@ -168,7 +168,7 @@ public enum PairedStatistics {
     /// The interval the harness reports: the hierarchical bootstrap, widened to the Student t
     /// interval over the launches' medians when there are two or more launches (a bootstrap
     /// over a handful of launches underestimates their spread; the t interval does not).
-    public static func interval(_ groups: [[Double]], seed: UInt64) -> Interval {
+    package static func interval(_ groups: [[Double]], seed: UInt64) -> Interval {
         let launches = groups.filter { !$0.isEmpty }
         var boot = hierarchicalBootstrap(launches, seed: seed)
         if launches.count >= 2 {
@@ -182,7 +182,7 @@ public enum PairedStatistics {
     /// The verdict on a time ratio (current / reference): `slower` when the whole interval is
     /// above 1 and the estimate is at least `smallestEffect` above it; `faster` likewise below;
     /// else `no difference`.
-    public static func verdict(ratio: Interval, smallestEffect: Double) -> ChangeVerdict {
+    package static func verdict(ratio: Interval, smallestEffect: Double) -> ChangeVerdict {
         if ratio.lower > 1 && ratio.estimate >= 1 + smallestEffect { return .slower }
         if ratio.upper < 1 && ratio.estimate <= 1 / (1 + smallestEffect) { return .faster }
         return .noDifference
@@ -190,14 +190,14 @@ public enum PairedStatistics {
 
     /// A subject's figure in ns with its interval, from its per-launch rounds (ns per op),
     /// computed on the log scale (times are multiplicative) and mapped back.
-    public static func figure(_ launches: [[Double]], seed: UInt64) -> Interval {
+    package static func figure(_ launches: [[Double]], seed: UInt64) -> Interval {
         let logs = launches.map { $0.filter { $0 > 0 }.map { Foundation.log($0) } }
         return interval(logs, seed: seed).mapped(Foundation.exp)
     }
 
     /// The paired comparison of `subject` against `reference`, round by round: launch `i`'s
     /// round `j` of one is paired with round `j` of the other (adjacent in time).
-    public static func compare(subject: [[Double]], reference: [[Double]], referenceName: String,
+    package static func compare(subject: [[Double]], reference: [[Double]], referenceName: String,
                                smallestEffect: Double, seed: UInt64) -> PairedComparison? {
         var groups: [[Double]] = []
         for (s, r) in zip(subject, reference) {
@@ -224,17 +224,17 @@ public enum PairedStatistics {
     }
 
     /// The paired comparison's method from six launches on.
-    public static let robustMethod = "Hodges-Lehmann over launch medians, Wilcoxon signed-rank 95% interval"
+    package static let robustMethod = "Hodges-Lehmann over launch medians, Wilcoxon signed-rank 95% interval"
     /// The paired comparison's method below six launches.
-    public static let bootstrapMethod = "hierarchical bootstrap (launches, rounds) widened to the t interval over launches"
+    package static let bootstrapMethod = "hierarchical bootstrap (launches, rounds) widened to the t interval over launches"
     /// Below six values no signed-rank interval reaches 95% (with five, the narrowest possible
     /// tail is 1/32 > 2.5%).
-    public static let minimumLaunchesForRobust = 6
+    package static let minimumLaunchesForRobust = 6
 
     /// The number of subsets of {1…n} whose sum is t, for every t in 0…n(n+1)/2: the null
     /// distribution of the Wilcoxon signed-rank statistic, times 2^n. Doubles, so that n in
     /// the hundreds does not overflow (the counts only need relative precision).
-    public static func signedRankCounts(n: Int) -> [Double] {
+    package static func signedRankCounts(n: Int) -> [Double] {
         let m = n * (n + 1) / 2
         var counts = [Double](repeating: 0, count: m + 1)
         counts[0] = 1
@@ -249,7 +249,7 @@ public enum PairedStatistics {
 
     /// The largest c with P(T ≤ c) ≤ `tail` under the null (T the signed-rank statistic of n
     /// values), or nil when even P(T = 0) = 2^-n exceeds it.
-    public static func signedRankCritical(n: Int, tail: Double) -> Int? {
+    package static func signedRankCritical(n: Int, tail: Double) -> Int? {
         guard n >= 1 else { return nil }
         let counts = signedRankCounts(n: n)
         let total = Foundation.pow(2.0, Double(n))
@@ -268,7 +268,7 @@ public enum PairedStatistics {
     /// critical c above. It assumes only values drawn independently from one distribution
     /// symmetric about the centre; one launch in a separate mode moves the estimate by at most
     /// one rank, where it would drag a mean (the breakdown point is 29%). Nil below six values.
-    public static func hodgesLehmann(_ values: [Double], confidence: Double = 0.95) -> Interval? {
+    package static func hodgesLehmann(_ values: [Double], confidence: Double = 0.95) -> Interval? {
         let n = values.count
         guard let c = signedRankCritical(n: n, tail: (1 - confidence) / 2) else { return nil }
         var walsh: [Double] = []

@@ -4,29 +4,29 @@ import SignalsReports
 /// Runs two bench executables against each other through the hidden `_case` child command,
 /// which every bench since c7ebe5e offers: one launch measures one subject on one case and
 /// prints one `CaseResult`. Launches alternate (A B, B A, A B, …) so drift falls on both.
-public struct ABRunner: Sendable {
-    public var baseline: String
-    public var current: String
-    public var baselineEnvironment: [String: String] = [:]
-    public var currentEnvironment: [String: String] = [:]
-    public var parameters: Parameters
-    public var budgetSeconds: Double
+package struct ABRunner: Sendable {
+    package var baseline: String
+    package var current: String
+    package var baselineEnvironment: [String: String] = [:]
+    package var currentEnvironment: [String: String] = [:]
+    package var parameters: Parameters
+    package var budgetSeconds: Double
     /// Fewest and most launch pairs per row.
-    public var minimumPairs = 3
-    public var maximumPairs = 30
-    public var progress: (@Sendable (String) -> Void)?
+    package var minimumPairs = 3
+    package var maximumPairs = 30
+    package var progress: (@Sendable (String) -> Void)?
     /// Called when a row is done.
-    public var finished: (@Sendable (ABRow) -> Void)?
+    package var finished: (@Sendable (ABRow) -> Void)?
 
-    public init(baseline: String, current: String, parameters: Parameters, budgetSeconds: Double) {
+    package init(baseline: String, current: String, parameters: Parameters, budgetSeconds: Double) {
         self.baseline = baseline; self.current = current; self.parameters = parameters; self.budgetSeconds = budgetSeconds
     }
 
     /// A function running one launch: (executable, environment, case, subject) → result.
-    public typealias Launch = @Sendable (String, [String: String], CaseSpec, SubjectID) -> CaseResult
+    package typealias Launch = @Sendable (String, [String: String], CaseSpec, SubjectID) -> CaseResult
 
     /// Every case × subject, each given an equal share of the budget (at least `minimumPairs`).
-    public func run(cases: [CaseSpec], subjects: [SubjectID], launch: Launch? = nil) -> [ABRow] {
+    package func run(cases: [CaseSpec], subjects: [SubjectID], launch: Launch? = nil) -> [ABRow] {
         let launchOne: Launch = launch ?? { exe, env, spec, subject in
             ChildProcess.runCase(spec: spec, subject: subject, parameters: parameters, executable: exe, environment: env)
         }
@@ -45,7 +45,7 @@ public struct ABRunner: Sendable {
     }
 
     /// Rounds per launch pair when both builds serve rounds.
-    public var servedRounds = 10
+    package var servedRounds = 10
 
     /// Served rounds: both builds alive at once, repetitions alternating round by round. Nil
     /// when a build does not serve rounds (the caller then falls back to whole launches).
@@ -98,7 +98,7 @@ public struct ABRunner: Sendable {
     }
 
     /// Fills the figures, spreads and the verdict of a row from its launches.
-    public static func judge(_ row: inout ABRow, parameters: Parameters) {
+    package static func judge(_ row: inout ABRow, parameters: Parameters) {
         let seed = parameters.seedValue
         row.baseline = PairedStatistics.figure(row.baselineLaunches, seed: seed)
         row.current = PairedStatistics.figure(row.currentLaunches, seed: seed &+ 1)

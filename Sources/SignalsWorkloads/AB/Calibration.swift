@@ -10,24 +10,24 @@ import SignalsReports
 /// for the false alarms, each A′ against A for the detections), from the same rounds, so one
 /// session gives both. `runs` such sessions per case, each within `budget` seconds, give the
 /// false-alarm rate (a `slower` or `faster` verdict on A/A) and each slowdown's detection rate.
-public struct Calibration: Sendable {
-    public var executable: String
-    public var parameters: Parameters
-    public var subject: SubjectID
-    public var runs: Int
-    public var budgetSeconds: Double
-    public var slowdowns: [Double]
-    public var roundsPerLaunch: Int
-    public var progress: (@Sendable (String) -> Void)?
+package struct Calibration: Sendable {
+    package var executable: String
+    package var parameters: Parameters
+    package var subject: SubjectID
+    package var runs: Int
+    package var budgetSeconds: Double
+    package var slowdowns: [Double]
+    package var roundsPerLaunch: Int
+    package var progress: (@Sendable (String) -> Void)?
 
-    public init(executable: String, parameters: Parameters, subject: SubjectID, runs: Int, budgetSeconds: Double,
+    package init(executable: String, parameters: Parameters, subject: SubjectID, runs: Int, budgetSeconds: Double,
                 slowdowns: [Double], roundsPerLaunch: Int) {
         self.executable = executable; self.parameters = parameters; self.subject = subject; self.runs = runs
         self.budgetSeconds = budgetSeconds; self.slowdowns = slowdowns; self.roundsPerLaunch = roundsPerLaunch
     }
 
     /// The sides of one calibration session.
-    public func sides() -> [ABSide] {
+    package func sides() -> [ABSide] {
         var sides = [ABSide(name: "A", executable: executable), ABSide(name: "A (again)", executable: executable)]
         for s in slowdowns {
             sides.append(ABSide(name: "A′ +\(CalibrationReport.percent(s))", executable: executable,
@@ -36,7 +36,7 @@ public struct Calibration: Sendable {
         return sides
     }
 
-    public func run(cases: [CaseSpec]) -> [CalibrationReport.CaseCalibration] {
+    package func run(cases: [CaseSpec]) -> [CalibrationReport.CaseCalibration] {
         cases.map { spec in
             var runsDone: [CalibrationReport.Run] = []
             for i in 0..<runs {
@@ -57,7 +57,7 @@ public struct Calibration: Sendable {
     }
 
     /// Judges a session's rounds as `bench ab` would: side 1 and each side from 2 on against side 0.
-    public static func judge(_ outcome: ServedSession.Outcome, slowdowns: Int, parameters: Parameters, seed: UInt64) -> CalibrationReport.Run {
+    package static func judge(_ outcome: ServedSession.Outcome, slowdowns: Int, parameters: Parameters, seed: UInt64) -> CalibrationReport.Run {
         func judgement(_ side: Int) -> CalibrationReport.Judgement? {
             guard outcome.rounds.indices.contains(side), !outcome.rounds[0].isEmpty else { return nil }
             guard let c = PairedStatistics.compare(subject: outcome.rounds[side], reference: outcome.rounds[0], referenceName: "A",

@@ -16,12 +16,12 @@ import SignalsReports
 ///
 /// While the parent waits on one child, the other is blocked reading its input: it takes no
 /// core from the one being measured.
-public enum RoundServer {
+package enum RoundServer {
     /// The hidden subcommand that serves rounds.
-    public static let subcommand = "_serve"
+    package static let subcommand = "_serve"
 
     /// Serves rounds on standard input and output until `quit` or end of input.
-    public static func serve(subject: any BenchSubject, spec: CaseSpec, parameters: Parameters) {
+    package static func serve(subject: any BenchSubject, spec: CaseSpec, parameters: Parameters) {
         let trial = Trial(subject: subject, spec: spec, parameters: parameters)
         func fail() {
             let reason = (trial.result.reason ?? "").replacingOccurrences(of: "\n", with: " ")
@@ -52,9 +52,9 @@ public enum RoundServer {
 }
 
 /// The parent side of served rounds: one live child serving one subject on one case.
-public final class ServedChild {
+package final class ServedChild {
     /// What a request to the child gave.
-    public enum Reply: Equatable {
+    package enum Reply: Equatable {
         case ok(Double)
         /// The child reported a failure, or died, or did not answer in time.
         case failed(status: CaseStatus, reason: String)
@@ -67,8 +67,8 @@ public final class ServedChild {
     var buffer: [UInt8] = []
     var stopped = false
     /// Operations the child calibrated to, and its warm-up figure.
-    public private(set) var operations = 0
-    public private(set) var warmUpNsPerOp = 0.0
+    package private(set) var operations = 0
+    package private(set) var warmUpNsPerOp = 0.0
     /// Seconds a request may take before the child is declared hung.
     let watchdogSeconds: Double
 
@@ -82,7 +82,7 @@ public final class ServedChild {
     /// Starts `executable`'s `_serve` for `subject` on `spec` and waits for it to be ready.
     /// Returns the failure when it does not become ready (an older bench without `_serve`
     /// exits at once with a usage error: status `.unsupported`).
-    public static func start(executable: String, environment: [String: String], spec: CaseSpec, subject: SubjectID,
+    package static func start(executable: String, environment: [String: String], spec: CaseSpec, subject: SubjectID,
                              parameters: Parameters) -> Result<ServedChild, ServedFailure> {
         // A child that died must not take the parent with it when it is written to.
         signal(SIGPIPE, SIG_IGN)
@@ -136,7 +136,7 @@ public final class ServedChild {
     }
 
     /// Runs one repetition of `operations` operations.
-    public func round(operations: Int) -> Reply {
+    package func round(operations: Int) -> Reply {
         send("round \(operations)")
         guard let line = readLine() else {
             return .failed(status: .crashed, reason: "ended during a round (\(exitDescription()))")
@@ -147,7 +147,7 @@ public final class ServedChild {
     }
 
     /// Asks the child to exit, and waits for it (killing it if it does not go).
-    public func stop() {
+    package func stop() {
         guard !stopped else { return }
         send("quit")
         stopped = true
@@ -203,7 +203,7 @@ public final class ServedChild {
 }
 
 /// Why a served child gave no figure.
-public struct ServedFailure: Error, Equatable {
-    public var status: CaseStatus
-    public var reason: String
+package struct ServedFailure: Error, Equatable {
+    package var status: CaseStatus
+    package var reason: String
 }

@@ -4,7 +4,7 @@ import SignalsReports
 extension BuildProvenance {
     /// This executable's build, read from the repository at `repositoryRoot` (its HEAD and
     /// working tree, which are what it was built from when it is this checkout's `swift run`).
-    public static func running(repositoryRoot: String, buildCommand: String?) -> BuildProvenance {
+    package static func running(repositoryRoot: String, buildCommand: String?) -> BuildProvenance {
         let machine = MachineInfo.current(allocator: "system")
         let head = git(["-C", repositoryRoot, "rev-parse", "HEAD"], success: true)
         let status = git(["-C", repositoryRoot, "status", "--porcelain", "--untracked-files=no"], success: true)

@@ -2,12 +2,12 @@ import Foundation
 import SignalsReports
 
 /// One side of a served comparison: a bench executable and the environment it runs with.
-public struct ABSide: Sendable, Equatable {
-    public var name: String
-    public var executable: String
-    public var environment: [String: String]
+package struct ABSide: Sendable, Equatable {
+    package var name: String
+    package var executable: String
+    package var environment: [String: String]
 
-    public init(name: String, executable: String, environment: [String: String] = [:]) {
+    package init(name: String, executable: String, environment: [String: String] = [:]) {
         self.name = name; self.executable = executable; self.environment = environment
     }
 }
@@ -22,16 +22,16 @@ public struct ABSide: Sendable, Equatable {
 /// rotates from launch to launch. Launches go on until the time is spent (at least
 /// `minimumLaunches`, at most `maximumLaunches`): they are the unit of independence, since a
 /// process's placement and addresses are fixed for its life.
-public struct ServedSession: Sendable {
-    public var sides: [ABSide]
-    public var spec: CaseSpec
-    public var subject: SubjectID
-    public var parameters: Parameters
-    public var roundsPerLaunch: Int
-    public var minimumLaunches: Int
-    public var maximumLaunches: Int
+package struct ServedSession: Sendable {
+    package var sides: [ABSide]
+    package var spec: CaseSpec
+    package var subject: SubjectID
+    package var parameters: Parameters
+    package var roundsPerLaunch: Int
+    package var minimumLaunches: Int
+    package var maximumLaunches: Int
 
-    public init(sides: [ABSide], spec: CaseSpec, subject: SubjectID, parameters: Parameters,
+    package init(sides: [ABSide], spec: CaseSpec, subject: SubjectID, parameters: Parameters,
                 roundsPerLaunch: Int, minimumLaunches: Int, maximumLaunches: Int) {
         self.sides = sides; self.spec = spec; self.subject = subject; self.parameters = parameters
         self.roundsPerLaunch = max(1, roundsPerLaunch)
@@ -40,21 +40,21 @@ public struct ServedSession: Sendable {
     }
 
     /// What the launches gave.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// `rounds[side][launch][round]`, ns per operation.
-        public var rounds: [[[Double]]]
+        package var rounds: [[[Double]]]
         /// Why measuring stopped early, when it did.
-        public var note: String?
+        package var note: String?
         /// A side's bench has no served rounds (nothing was measured).
-        public var unsupported = false
-        public var seconds = 0.0
+        package var unsupported = false
+        package var seconds = 0.0
 
-        public init(rounds: [[[Double]]], note: String? = nil, unsupported: Bool = false, seconds: Double = 0) {
+        package init(rounds: [[[Double]]], note: String? = nil, unsupported: Bool = false, seconds: Double = 0) {
             self.rounds = rounds; self.note = note; self.unsupported = unsupported; self.seconds = seconds
         }
     }
 
-    public func measure(seconds: Double) -> Outcome {
+    package func measure(seconds: Double) -> Outcome {
         let start = Date()
         var outcome = Outcome(rounds: Array(repeating: [], count: sides.count))
         var launch = 0
@@ -75,7 +75,7 @@ public struct ServedSession: Sendable {
     }
 
     /// The order sides start in at launch `launch`: rotated by one each launch.
-    public static func startOrder(sides: Int, launch: Int) -> [Int] {
+    package static func startOrder(sides: Int, launch: Int) -> [Int] {
         (0..<sides).map { ($0 + launch) % sides }
     }
 

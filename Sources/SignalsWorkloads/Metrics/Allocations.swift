@@ -29,9 +29,9 @@ import SignalsReports
 /// calls `flushThreadCache()` before it is released and again before it finishes, so each
 /// boundary sees every request made before it. (Threads the harness does not own, Dispatch's
 /// and the async runtime's, are still merged lazily; no target depends on them.)
-public final class AllocationMeter: @unchecked Sendable {
+package final class AllocationMeter: @unchecked Sendable {
     /// How the counts are read.
-    public enum Method: String, Sendable {
+    package enum Method: String, Sendable {
         /// jemalloc's statistics (`mallctl`): requests, bytes rounded up to its size classes.
         case jemalloc
         /// The `AllocationCounter` interposer on malloc/calloc/realloc/posix_memalign/
@@ -41,40 +41,40 @@ public final class AllocationMeter: @unchecked Sendable {
     typealias MallctlFn = @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?,
                                           UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int) -> Int32
 
-    public struct Snapshot: Sendable, Equatable {
-        public var count: UInt64
-        public var bytes: UInt64
-        public init(count: UInt64, bytes: UInt64) { self.count = count; self.bytes = bytes }
+    package struct Snapshot: Sendable, Equatable {
+        package var count: UInt64
+        package var bytes: UInt64
+        package init(count: UInt64, bytes: UInt64) { self.count = count; self.bytes = bytes }
     }
 
-    public static let jemallocSource = "jemalloc process-wide nrequests, thread caches flushed at both ends; bytes by size class; median of repetitions"
-    public static let interposerSource = "interposer on the malloc family, every thread's requests; requested bytes; median of repetitions"
+    package static let jemallocSource = "jemalloc process-wide nrequests, thread caches flushed at both ends; bytes by size class; median of repetitions"
+    package static let interposerSource = "interposer on the malloc family, every thread's requests; requested bytes; median of repetitions"
 
     /// jemalloc's statistics when jemalloc is the process's allocator (with statistics
     /// compiled in), else the interposer when it is active, else nil.
-    public static let shared: AllocationMeter? = jemalloc() ?? interposer()
+    package static let shared: AllocationMeter? = jemalloc() ?? interposer()
 
     /// The jemalloc meter, or nil when jemalloc is not the allocator.
-    public static func jemalloc() -> AllocationMeter? { AllocationMeter() }
+    package static func jemalloc() -> AllocationMeter? { AllocationMeter() }
 
     /// The interposer's meter, or nil when the malloc family does not go through it (not
     /// Linux, or a sanitizer build). Works whatever the allocator behind it.
-    public static func interposer() -> AllocationMeter? {
+    package static func interposer() -> AllocationMeter? {
         signals_allocation_counter_active() != 0 ? AllocationMeter(interposer: ()) : nil
     }
 
     /// The calling thread's requests under the interposer (nil when it is not active): a
     /// value to subtract from a later one taken on the same thread.
-    public static func interposerThreadSnapshot() -> Snapshot? {
+    package static func interposerThreadSnapshot() -> Snapshot? {
         guard signals_allocation_counter_active() != 0 else { return nil }
         let t = signals_allocation_counter_thread()
         return Snapshot(count: t.count, bytes: t.bytes)
     }
 
-    public let method: Method
+    package let method: Method
 
     /// What the counters are, for the report.
-    public var source: String { method == .jemalloc ? Self.jemallocSource : Self.interposerSource }
+    package var source: String { method == .jemalloc ? Self.jemallocSource : Self.interposerSource }
 
     private let mallctl: MallctlFn?
     private let binSizes: [UInt64]
@@ -132,7 +132,7 @@ public final class AllocationMeter: @unchecked Sendable {
     /// Merges the calling thread's cache counters into the arena totals
     /// (`thread.tcache.flush`; merges even bins with nothing cached). Cheap, and allocates nothing.
     /// Nothing to do for the interposer, whose counts are current.
-    public func flushThreadCache() {
+    package func flushThreadCache() {
         guard let mallctl else { return }
         _ = Self.flushName.withUnsafeBufferPointer { mallctl($0.baseAddress, nil, nil, nil, 0) }
     }
@@ -142,7 +142,7 @@ public final class AllocationMeter: @unchecked Sendable {
     /// Flushes the calling thread's cache, refreshes jemalloc's statistics ("epoch") and reads
     /// the cumulative totals.
     /// The interposer's: the sum of every thread's counters.
-    public func snapshot() -> Snapshot {
+    package func snapshot() -> Snapshot {
         guard let mallctl else {
             let t = signals_allocation_counter_process()
             return Snapshot(count: t.count, bytes: t.bytes)

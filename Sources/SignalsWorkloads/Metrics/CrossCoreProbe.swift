@@ -20,14 +20,14 @@ import Musl
 /// Two threads, pinned to the first two CPUs the caller may use where the platform allows it,
 /// bounce one counter on a line of its own: each waits for the other's increment and answers
 /// with its own. The figure is the median, over batches, of the time per round trip.
-public enum CrossCoreProbe {
+package enum CrossCoreProbe {
     /// The counter a launch's probe travels in from the child (`CaseResult.counters`).
-    public static let counterName = "crossCoreRoundTripNs"
+    package static let counterName = "crossCoreRoundTripNs"
 
     /// Median ns per round trip over `batches` batches of `roundTrips`, or nil when fewer than
     /// two CPUs are available or the partner thread did not answer within 50 ms (it was not
     /// scheduled: the figure would measure the scheduler, not the caches).
-    public static func roundTripNs(roundTrips: Int = 2_000, batches: Int = 5) -> Double? {
+    package static func roundTripNs(roundTrips: Int = 2_000, batches: Int = 5) -> Double? {
         guard ProcessInfo.processInfo.activeProcessorCount >= 2, roundTrips > 0, batches > 0 else { return nil }
         // The first two CPUs this thread may use (not CPUs 0 and 1: under `taskset -c 2,3` those
         // are not allowed, and the pins would silently fail).
@@ -92,7 +92,7 @@ extension WorkloadID {
     /// Whether the workload's figure depends on lines moving between cores (several threads
     /// send, or one sends while another subscribes), so each launch is measured with
     /// `CrossCoreProbe` beside it.
-    public var runsSeveralThreads: Bool {
+    package var runsSeveralThreads: Bool {
         switch self {
         case .contended, .mutation, .churn, .reentrant: return true
         case .send, .sendMap, .chain, .fanout, .hop: return false

@@ -5,7 +5,7 @@ import Signals
 /// the harness (no checker, no clock) on the path, so the script can count the instructions
 /// at two iteration counts and divide the difference by the difference of the counts:
 /// process start-up, graph set-up and teardown are the same in both runs and cancel out.
-public enum InstructionCase: String, CaseIterable, Sendable {
+package enum InstructionCase: String, CaseIterable, Sendable {
     /// send → map → sink, per value.
     case sendMap = "send-map"
     /// send → 10 fused `.direct` maps → sink, per value (the script derives the cost of one
@@ -21,11 +21,11 @@ public enum InstructionCase: String, CaseIterable, Sendable {
     case fanout
 
     /// What the script divides a case's per-iteration count by.
-    public var deliveriesPerIteration: Int { self == .fanout ? Self.fanoutSubscribers : 1 }
+    package var deliveriesPerIteration: Int { self == .fanout ? Self.fanoutSubscribers : 1 }
 
-    public static let chainStages = 10
-    public static let fanoutSubscribers = 100
-    public static let churnStandingSubscribers = 10
+    package static let chainStages = 10
+    package static let fanoutSubscribers = 100
+    package static let churnStandingSubscribers = 10
 
     /// What a handler writes, so the optimizer cannot drop the deliveries.
     final class Sink: @unchecked Sendable {
@@ -34,7 +34,7 @@ public enum InstructionCase: String, CaseIterable, Sendable {
 
     /// Runs the case and returns a checksum (the values delivered, summed), which the caller
     /// prints so the work is observable.
-    public func run(iterations: Int, variant: DeliveryVariant) -> Int {
+    package func run(iterations: Int, variant: DeliveryVariant) -> Int {
         let sink = Sink()
         let (input, signal) = Signal<Int>.create(delivery: variant)
         var outputs: [SignalOutput<Int>] = []

@@ -3,10 +3,10 @@ import SignalsReports
 
 /// One thread's latency histogram. Each thread records into its own recorder (no sharing, no
 /// locks on the measured path); recorders are merged once the repetition is over.
-public final class LatencyRecorder: @unchecked Sendable {
-    public var histogram: Histogram<UInt64>
+package final class LatencyRecorder: @unchecked Sendable {
+    package var histogram: Histogram<UInt64>
 
-    public init() {
+    package init() {
         // 1 ns .. 100 s at three significant digits: a send is ~10 ns, a stalled hop can be seconds.
         histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 100_000_000_000,
                                       numberOfSignificantValueDigits: .three)
@@ -14,18 +14,18 @@ public final class LatencyRecorder: @unchecked Sendable {
     }
 
     @inline(__always)
-    public func record(_ ns: UInt64) {
+    package func record(_ ns: UInt64) {
         _ = histogram.record(ns == 0 ? 1 : ns)
     }
 
     /// Merges `recorders` and summarizes; nil when nothing was recorded.
-    public static func summary(of recorders: [LatencyRecorder]) -> LatencySummary? {
+    package static func summary(of recorders: [LatencyRecorder]) -> LatencySummary? {
         guard var merged = recorders.first?.histogram else { return nil }
         for r in recorders.dropFirst() { merged.add(r.histogram) }
         return summarize(merged)
     }
 
-    public static func summarize(_ h: Histogram<UInt64>) -> LatencySummary? {
+    package static func summarize(_ h: Histogram<UInt64>) -> LatencySummary? {
         guard h.totalCount > 0 else { return nil }
         var points: [PercentilePoint] = []
         for it in h.percentiles(ticksPerHalfDistance: 4) {
@@ -48,19 +48,19 @@ public final class LatencyRecorder: @unchecked Sendable {
 /// start time into a per-sender ring that the handler reads to get the end-to-end time. The
 /// ring write happens before `send`, and the library's delivery orders it before the handler
 /// runs, so no extra synchronization is added to the measured path.
-public final class LatencySampler: @unchecked Sendable {
-    public let sampleEvery: Int
-    public let mask: Int
+package final class LatencySampler: @unchecked Sendable {
+    package let sampleEvery: Int
+    package let mask: Int
     let shift: Int
     static let ringSize = 4096
     let stamps: UnsafeMutablePointer<UInt64>
     let senders: Int
     /// One per sending thread.
-    public let send: [LatencyRecorder]
+    package let send: [LatencyRecorder]
     /// One per receiving handler.
-    public let endToEnd: [LatencyRecorder]
+    package let endToEnd: [LatencyRecorder]
 
-    public init(sampleEvery: Int, senders: Int, receivers: Int) {
+    package init(sampleEvery: Int, senders: Int, receivers: Int) {
         precondition(sampleEvery > 0 && sampleEvery & (sampleEvery - 1) == 0, "sampleEvery must be a power of two")
         self.sampleEvery = sampleEvery
         self.mask = sampleEvery - 1
@@ -75,7 +75,7 @@ public final class LatencySampler: @unchecked Sendable {
     deinit { stamps.deallocate() }
 
     @inline(__always)
-    public func isSampled(_ value: Int) -> Bool { value & mask == 0 }
+    package func isSampled(_ value: Int) -> Bool { value & mask == 0 }
 
     @inline(__always)
     func slot(_ value: Int) -> Int {
@@ -86,17 +86,17 @@ public final class LatencySampler: @unchecked Sendable {
 
     /// Called by a sender just before sending a sampled value.
     @inline(__always)
-    public func stamp(_ value: Int, at t: UInt64) { stamps[slot(value)] = t }
+    package func stamp(_ value: Int, at t: UInt64) { stamps[slot(value)] = t }
 
     /// Called by a handler on receiving a sampled value.
     @inline(__always)
-    public func delivered(_ value: Int, receiver: Int = 0) {
+    package func delivered(_ value: Int, receiver: Int = 0) {
         let start = stamps[slot(value)]
         let now = monotonicNanos()
         if start != 0 && now >= start { endToEnd[receiver].record(now - start) }
     }
 
-    public func stats() -> LatencyStats {
+    package func stats() -> LatencyStats {
         LatencyStats(sampleEvery: sampleEvery, send: LatencyRecorder.summary(of: send),
                      endToEnd: LatencyRecorder.summary(of: endToEnd))
     }

@@ -3,7 +3,7 @@ import SignalsReports
 
 extension MachineInfo {
     /// Reads the machine's description: cores, CPU model, toolchain, build configuration.
-    public static func current(allocator: String, allocationCounting: String? = nil) -> MachineInfo {
+    package static func current(allocator: String, allocationCounting: String? = nil) -> MachineInfo {
         var cpu = "unknown"
         if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),

@@ -13,13 +13,13 @@ import Musl
 /// 2,3`, CPUs 0 and 1 are not among them) and give the caller its own mask back afterwards;
 /// and the `churn` driver, whose paced sender the scheduler sometimes leaves on the measured
 /// thread's CPU (docs/design/churn.md, "The convoy and the placement").
-public enum ThreadAffinity {
+package enum ThreadAffinity {
     /// An affinity mask as the kernel takes it.
-    public struct Mask: Equatable, Sendable {
+    package struct Mask: Equatable, Sendable {
         var bytes: [UInt8]
 
         /// The CPUs in the mask, ascending.
-        public var cpus: [Int] {
+        package var cpus: [Int] {
             var out: [Int] = []
             for (i, byte) in bytes.enumerated() where byte != 0 {
                 for bit in 0..<8 where byte & (1 << bit) != 0 { out.append(i * 8 + bit) }
@@ -28,13 +28,13 @@ public enum ThreadAffinity {
         }
 
         /// A mask of exactly `cpus` (CPUs beyond the mask's size are ignored).
-        public init(cpus: [Int], size: Int = Mask.size) {
+        package init(cpus: [Int], size: Int = Mask.size) {
             bytes = [UInt8](repeating: 0, count: size)
             for cpu in cpus where cpu >= 0 && cpu < size * 8 { bytes[cpu / 8] |= UInt8(1 << (cpu % 8)) }
         }
 
         /// The size of glibc's `cpu_set_t` (1,024 CPUs).
-        public static var size: Int {
+        package static var size: Int {
             #if os(Linux)
             MemoryLayout<cpu_set_t>.size
             #else
@@ -44,7 +44,7 @@ public enum ThreadAffinity {
     }
 
     /// The calling thread's mask, or nil where the platform has none.
-    public static func current() -> Mask? {
+    package static func current() -> Mask? {
         #if os(Linux)
         guard let get = getFunction else { return nil }
         var mask = Mask(cpus: [])
@@ -56,12 +56,12 @@ public enum ThreadAffinity {
     }
 
     /// The CPUs the calling thread may run on, ascending (nil where the platform cannot say).
-    public static func allowedCPUs() -> [Int]? { current()?.cpus }
+    package static func allowedCPUs() -> [Int]? { current()?.cpus }
 
     /// Restricts the calling thread to `mask`; true if the kernel took it. A thread started
     /// afterwards from this one inherits the mask.
     @discardableResult
-    public static func set(_ mask: Mask) -> Bool {
+    package static func set(_ mask: Mask) -> Bool {
         #if os(Linux)
         guard let set = setFunction else { return false }
         return mask.bytes.withUnsafeBytes { set(0, $0.count, $0.baseAddress!) } == 0
@@ -72,7 +72,7 @@ public enum ThreadAffinity {
 
     /// Restricts the calling thread to one CPU; true if the kernel took it.
     @discardableResult
-    public static func pin(toCPU cpu: Int) -> Bool { set(Mask(cpus: [cpu])) }
+    package static func pin(toCPU cpu: Int) -> Bool { set(Mask(cpus: [cpu])) }
 
     #if os(Linux)
     /// glibc declares the affinity calls only under `_GNU_SOURCE`, which Swift's Glibc module

@@ -30,16 +30,16 @@ extension CaseSpec {
 /// `AsyncStream<Int>` with an unbounded buffer: `yield` from any thread, one consuming task.
 ///
 /// Single consumer only (no broadcast); delivery always hops to the consuming task.
-public struct AsyncStreamSubject: BenchSubject {
-    public init() {}
-    public var id: SubjectID { .asyncstream }
+package struct AsyncStreamSubject: BenchSubject {
+    package init() {}
+    package var id: SubjectID { .asyncstream }
 
     struct Sender: ValueSender {
         let continuation: AsyncStream<Int>.Continuation
         @inline(__always) func send(_ value: Int) { continuation.yield(value) }
     }
 
-    public func support(for spec: CaseSpec) -> Support {
+    package func support(for spec: CaseSpec) -> Support {
         switch spec.workload {
         case .send, .sendMap, .chain, .contended, .reentrant: return .inProcess
         case .fanout, .churn: return .unsupported("no broadcast: each value goes to a single consumer")
@@ -49,7 +49,7 @@ public struct AsyncStreamSubject: BenchSubject {
         }
     }
 
-    public func run(_ ctx: RunContext) throws {
+    package func run(_ ctx: RunContext) throws {
         let spec = ctx.spec
         let (stream, continuation) = AsyncStream<Int>.makeStream(bufferingPolicy: .unbounded)
         let consumerDone = DispatchSemaphore(value: 0)
@@ -91,11 +91,11 @@ public struct AsyncStreamSubject: BenchSubject {
 /// swift-async-algorithms' `AsyncChannel<Int>`: `send` suspends until a consumer takes the
 /// value (a rendezvous, no buffer). Sending needs a task; the "threads" of `contended` are
 /// tasks on the cooperative pool here.
-public struct AsyncChannelSubject: BenchSubject {
-    public init() {}
-    public var id: SubjectID { .asyncchannel }
+package struct AsyncChannelSubject: BenchSubject {
+    package init() {}
+    package var id: SubjectID { .asyncchannel }
 
-    public func support(for spec: CaseSpec) -> Support {
+    package func support(for spec: CaseSpec) -> Support {
         switch spec.workload {
         case .send, .sendMap, .chain, .contended: return .inProcess
         case .reentrant:
@@ -128,7 +128,7 @@ public struct AsyncChannelSubject: BenchSubject {
         }
     }
 
-    public func run(_ ctx: RunContext) throws {
+    package func run(_ ctx: RunContext) throws {
         let spec = ctx.spec
         let channel = AsyncChannel<Int>()
         let consumerDone = DispatchSemaphore(value: 0)

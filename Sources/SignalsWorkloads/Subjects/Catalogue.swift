@@ -2,7 +2,7 @@ import SignalsReports
 
 extension CatalogueReport {
     /// The catalogue of this build.
-    public static func current() -> CatalogueReport {
+    package static func current() -> CatalogueReport {
         let available = SubjectRegistry.all()
         let builtIn = Set(available.map(\.id))
         var support: [Support] = []

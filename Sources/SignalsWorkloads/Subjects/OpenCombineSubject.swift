@@ -7,16 +7,16 @@ import SignalsReports
 /// subscription under that subscription's recursive lock: so concurrent senders are serialized,
 /// and a handler that sends into its own subject recurses on the stack (hence the isolated
 /// re-entrant case).
-public struct OpenCombineSubject: BenchSubject {
-    public init() {}
-    public var id: SubjectID { .opencombine }
+package struct OpenCombineSubject: BenchSubject {
+    package init() {}
+    package var id: SubjectID { .opencombine }
 
     struct Sender: ValueSender {
         let subject: PassthroughSubject<Int, Never>
         @inline(__always) func send(_ value: Int) { subject.send(value) }
     }
 
-    public func support(for spec: CaseSpec) -> Support {
+    package func support(for spec: CaseSpec) -> Support {
         switch spec.workload {
         case .send, .sendMap, .chain, .fanout, .contended, .churn:
             return .inProcess
@@ -34,7 +34,7 @@ public struct OpenCombineSubject: BenchSubject {
         }
     }
 
-    public func run(_ ctx: RunContext) throws {
+    package func run(_ ctx: RunContext) throws {
         let spec = ctx.spec
         let subject = PassthroughSubject<Int, Never>()
         var cancellables: [AnyCancellable] = []

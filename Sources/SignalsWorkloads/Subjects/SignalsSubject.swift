@@ -12,12 +12,12 @@ func librarySubjects() -> [any BenchSubject] {
 /// Signals with one delivery variant: `Signal<Int>.create(delivery:)` and the operators built
 /// on it. Every workload is supported; the re-entrant one runs in a child process because a
 /// library that recursed would overflow the stack and take the harness down with it.
-public struct SignalsSubject: BenchSubject {
-    public let variant: DeliveryVariant
+package struct SignalsSubject: BenchSubject {
+    package let variant: DeliveryVariant
 
-    public init(variant: DeliveryVariant) { self.variant = variant }
+    package init(variant: DeliveryVariant) { self.variant = variant }
 
-    public var id: SubjectID { variant == .lockFree ? .lockfree : .mutex }
+    package var id: SubjectID { variant == .lockFree ? .lockfree : .mutex }
 
     /// Calls `send(value:)` directly: the library's hot path is `@inlinable`, and this struct
     /// lets the harness's generic send loop specialize to it.
@@ -41,7 +41,7 @@ public struct SignalsSubject: BenchSubject {
         }
     }
 
-    public func support(for spec: CaseSpec) -> Support {
+    package func support(for spec: CaseSpec) -> Support {
         switch spec.workload {
         case .reentrant:
             return .isolated("guarded: a library that recursed would overflow the stack")
@@ -52,7 +52,7 @@ public struct SignalsSubject: BenchSubject {
         }
     }
 
-    public func run(_ ctx: RunContext) throws {
+    package func run(_ ctx: RunContext) throws {
         let spec = ctx.spec
         let (input, signal) = Signal<Int>.create(delivery: variant)
         var outputs: [SignalOutput<Int>] = []

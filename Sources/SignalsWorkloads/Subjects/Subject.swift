@@ -1,7 +1,7 @@
 import SignalsReports
 
 /// Whether and how a subject can run a case.
-public enum Support: Sendable, Equatable {
+package enum Support: Sendable, Equatable {
     /// Runs in the harness's own process.
     case inProcess
     /// Runs in a child process (the bench binary re-executed with a hidden subcommand) because
@@ -18,7 +18,7 @@ public enum Support: Sendable, Equatable {
 /// checks themselves belong to the harness (`DeliveryChecker`, verified by the runner after
 /// every repetition), so a subject cannot pass a check it does not satisfy; the tests feed the
 /// runner deliberately broken subjects to show it.
-public protocol BenchSubject: Sendable {
+package protocol BenchSubject: Sendable {
     var id: SubjectID { get }
     func support(for spec: CaseSpec) -> Support
     /// Runs one repetition of `context.spec` with `context.operations` operations.
@@ -27,12 +27,12 @@ public protocol BenchSubject: Sendable {
 
 /// Something a sender thread calls once per value; subjects wrap their input in a struct
 /// conforming to this so the generic send loops specialize to a direct call.
-public protocol ValueSender: SendableMetatype {
+package protocol ValueSender: SendableMetatype {
     func send(_ value: Int)
 }
 
 /// Thrown by a subject that fails to set a case up (a bind error, say).
-public struct SubjectError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct SubjectError: Error, CustomStringConvertible, Sendable {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -13,12 +13,12 @@ import SignalsReports
 /// machine's speed, so the slowdown it makes cannot be stated; this one can, which is what a
 /// calibration needs. The spin runs on the measuring thread after every value was delivered,
 /// so it cannot change what the workload measures, only add to it.
-public enum AddedCost {
+package enum AddedCost {
     /// The environment variable A′ is launched with.
-    public static let environmentVariable = "SIGNALS_BENCH_ADDED_COST"
+    package static let environmentVariable = "SIGNALS_BENCH_ADDED_COST"
 
     /// The fraction this process adds (0 when the variable is unset or not a number in 0...10).
-    public static let fraction: Double = {
+    package static let fraction: Double = {
         guard let text = ProcessInfo.processInfo.environment[environmentVariable],
               let v = Double(text), v.isFinite, v > 0, v <= 10 else { return 0 }
         return v

@@ -5,13 +5,13 @@ import Synchronization
 /// reproduce a busy machine. They run in the process that drives the measurement; the cases
 /// themselves run in child launches beside them, so the load competes for cores the way other
 /// processes on a busy machine do.
-public final class BusyLoad: Sendable {
-    public let threads: Int
+package final class BusyLoad: Sendable {
+    package let threads: Int
     private let stopping = Atomic<Bool>(false)
     private let stopped = DispatchGroup()
 
     /// Starts `threads` busy threads (none for 0).
-    public init(threads: Int) {
+    package init(threads: Int) {
         self.threads = max(0, threads)
         for i in 0..<self.threads {
             stopped.enter()
@@ -30,7 +30,7 @@ public final class BusyLoad: Sendable {
     }
 
     /// Stops the threads and waits for them.
-    public func stop() {
+    package func stop() {
         stopping.store(true, ordering: .relaxed)
         stopped.wait()
     }
@@ -44,17 +44,17 @@ public final class BusyLoad: Sendable {
 /// A known cost added to every value a harness driver sends, for `bench ab --calibrate`: the
 /// child reads `SIGNALS_BENCH_EXTRA_WORK` (iterations of a dependent multiply per value), so the
 /// same executable can play A and A′. Zero (unset) leaves the send loop untouched.
-public enum ExtraWork {
-    public static let environmentKey = "SIGNALS_BENCH_EXTRA_WORK"
+package enum ExtraWork {
+    package static let environmentKey = "SIGNALS_BENCH_EXTRA_WORK"
 
-    public static let iterationsPerValue: Int = {
+    package static let iterationsPerValue: Int = {
         guard let text = ProcessInfo.processInfo.environment[environmentKey], let v = Int(text), v > 0 else { return 0 }
         return v
     }()
 
     /// Burns `iterations` dependent multiplies.
     @inline(never)
-    public static func burn(_ iterations: Int, _ seed: Int) {
+    package static func burn(_ iterations: Int, _ seed: Int) {
         var x = UInt64(truncatingIfNeeded: seed) | 1
         for _ in 0..<iterations { x = x &* 0x5851_F42D_4C95_7F2D &+ 1 }
         BusyLoad.consume(x)

@@ -8,14 +8,14 @@ import Synchronization
 /// distort the figures being measured. The price is that detection is probabilistic: two
 /// overlapping calls are caught whenever one sees the other's flag, which over the hundreds of
 /// thousands of values of a repetition is near certain (the tests show it).
-public final class OverlapGuard: @unchecked Sendable {
+package final class OverlapGuard: @unchecked Sendable {
     let inside = Atomic<Int>(0)
     let overlaps = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 
     @inline(__always)
-    public func enter() {
+    package func enter() {
         if inside.load(ordering: .relaxed) != 0 {
             overlaps.wrappingAdd(1, ordering: .relaxed)
         }
@@ -23,9 +23,9 @@ public final class OverlapGuard: @unchecked Sendable {
     }
 
     @inline(__always)
-    public func exit() { inside.store(0, ordering: .relaxed) }
+    package func exit() { inside.store(0, ordering: .relaxed) }
 
-    public var overlapCount: Int { overlaps.load(ordering: .relaxed) }
+    package var overlapCount: Int { overlaps.load(ordering: .relaxed) }
 }
 
 /// The handler side of every workload: checks exactly-once delivery, each sender's order and
@@ -34,8 +34,8 @@ public final class OverlapGuard: @unchecked Sendable {
 /// Values are `sender << 32 | sequence`, each sender counting from 0. The checker is owned by
 /// one handler; its per-sender state is plain memory because a correct subject never runs the
 /// handler concurrently (a broken one corrupts counts, which the totals then expose too).
-public final class DeliveryChecker: @unchecked Sendable {
-    public let senders: Int
+package final class DeliveryChecker: @unchecked Sendable {
+    package let senders: Int
     let next: UnsafeMutablePointer<Int>
     let guardFlag = OverlapGuard()
     /// Written only by the handler (relaxed store, no read-modify-write); read by waiters.
@@ -46,7 +46,7 @@ public final class DeliveryChecker: @unchecked Sendable {
     let sampler: LatencySampler?
     let receiverIndex: Int
 
-    public init(senders: Int, sampler: LatencySampler? = nil, receiverIndex: Int = 0) {
+    package init(senders: Int, sampler: LatencySampler? = nil, receiverIndex: Int = 0) {
         self.senders = max(1, senders)
         next = .allocate(capacity: self.senders)
         next.initialize(repeating: 0, count: self.senders)
@@ -58,7 +58,7 @@ public final class DeliveryChecker: @unchecked Sendable {
 
     /// The handler: call once per delivered value.
     @inline(__always)
-    public func receive(_ value: Int) {
+    package func receive(_ value: Int) {
         guardFlag.enter()
         let sender = value >> 32
         let seq = value & 0xFFFF_FFFF
@@ -81,7 +81,7 @@ public final class DeliveryChecker: @unchecked Sendable {
     }
 
     /// Values delivered so far (safe to read from any thread).
-    public var received: Int { receivedCount.load(ordering: .acquiring) }
+    package var received: Int { receivedCount.load(ordering: .acquiring) }
 
     /// Checks the delivered values against what was sent.
     /// - Parameters:
@@ -90,7 +90,7 @@ public final class DeliveryChecker: @unchecked Sendable {
     ///     never deliver one twice or out of order.
     ///   - name: which handler, for the message ("subscriber 3").
     /// - Returns: the violated guarantees, and the number of values dropped.
-    public func verify(sent: [Int], allowDrops: Bool = false, name: String = "subscriber") -> (violations: [Violation], dropped: Int) {
+    package func verify(sent: [Int], allowDrops: Bool = false, name: String = "subscriber") -> (violations: [Violation], dropped: Int) {
         var violations: [Violation] = []
         let overlaps = guardFlag.overlapCount
         if overlaps > 0 {

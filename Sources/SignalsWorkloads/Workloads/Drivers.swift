@@ -5,31 +5,31 @@ import Synchronization
 /// The handler of the `reentrant` workload: checks the value, then (outside the checked
 /// region, so a library that nests the call is not mistaken for a concurrent one) re-sends
 /// the next value of the chain into the same input until the depth is reached.
-public final class ReentrantHandler: @unchecked Sendable {
-    public let checker: DeliveryChecker
-    public let depth: Int
+package final class ReentrantHandler: @unchecked Sendable {
+    package let checker: DeliveryChecker
+    package let depth: Int
     let done = Atomic<Bool>(false)
 
-    public init(checker: DeliveryChecker, depth: Int) {
+    package init(checker: DeliveryChecker, depth: Int) {
         self.checker = checker
         self.depth = depth
     }
 
     @inline(__always)
-    public func handle<S: ValueSender>(_ value: Int, resend: S) {
+    package func handle<S: ValueSender>(_ value: Int, resend: S) {
         checker.receive(value)
         if value >> 32 == 0 {
             if value < depth { resend.send(value &+ 1) } else { done.store(true, ordering: .releasing) }
         }
     }
 
-    public var isDone: Bool { done.load(ordering: .acquiring) }
+    package var isDone: Bool { done.load(ordering: .acquiring) }
 }
 
 extension RunContext {
     /// The `send`/`chain`/`hop` driver: one thread sends `operations` values, then waits until
     /// the checker has them all (immediate for synchronous delivery).
-    public func driveSequential<S: ValueSender>(_ sender: S, checker: DeliveryChecker) {
+    package func driveSequential<S: ValueSender>(_ sender: S, checker: DeliveryChecker) {
         startClock()
         sendAll(sender, count: operations)
         waitForDelivery(checker, count: operations)
@@ -38,7 +38,7 @@ extension RunContext {
     }
 
     /// The `contended` driver: `spec.threads` threads share `operations` values.
-    public func driveContended<S: ValueSender>(checker: DeliveryChecker, _ makeSender: (Int) -> S) {
+    package func driveContended<S: ValueSender>(checker: DeliveryChecker, _ makeSender: (Int) -> S) {
         let t = max(1, spec.threads)
         let per = max(1, operations / t)
         runSenders(threads: t, perThread: per, makeSender)
@@ -50,7 +50,7 @@ extension RunContext {
     /// The `reentrant` driver. Sender 0 is the chain (started with one send of 0 from this
     /// thread, so the chain runs on its stack); senders 1... are `spec.threads` busy threads
     /// sending as fast as they can until the chain is done (at most `depth + 1` values each).
-    public func driveReentrant<S: ValueSender>(_ handler: ReentrantHandler, _ makeSender: (Int) -> S) {
+    package func driveReentrant<S: ValueSender>(_ handler: ReentrantHandler, _ makeSender: (Int) -> S) {
         let busy = spec.threads
         let stop = Atomic<Bool>(false)
         let started = Atomic<Int>(0)
@@ -124,7 +124,7 @@ extension RunContext {
     /// bimodal (480 or 1,457 ns per pair depending on where the scheduler put the threads).
     /// With the thread's timer slack set to 1 ns a 20 µs sleep wakes within a few µs, so the
     /// pacer uses a small fraction of a core.
-    public static let churnFlowIntervalNs: UInt64 = 20_000
+    package static let churnFlowIntervalNs: UInt64 = 20_000
 
     /// Sets the calling thread's timer slack to 1 ns (`prctl(PR_SET_TIMERSLACK)`). `prctl` is
     /// variadic, which Swift cannot call, so it is called through a fixed-argument pointer
@@ -195,7 +195,7 @@ extension RunContext {
     /// subscribers while this thread performs `operations` subscribe+cancel pairs, which is
     /// what is timed. A watchdog thread stops the flow if the pairs stop making progress, so
     /// a subject that starves the subscriber ends with a report instead of a hang.
-    public func driveChurn<S: ValueSender>(_ sender: S, standing: [DeliveryChecker], _ subscribeAndCancel: () -> Void) {
+    package func driveChurn<S: ValueSender>(_ sender: S, standing: [DeliveryChecker], _ subscribeAndCancel: () -> Void) {
         let stop = Atomic<Bool>(false)
         let started = Atomic<Bool>(false)
         let progress = Atomic<Int>(0)
@@ -277,7 +277,7 @@ extension RunContext {
 
 /// Runs async code from the harness's synchronous world (the main thread is not part of the
 /// cooperative pool, so blocking it on a semaphore is safe).
-public func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+package func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     let box = UncheckedBox<T?>(nil)
     let sem = DispatchSemaphore(value: 0)
     Task.detached {

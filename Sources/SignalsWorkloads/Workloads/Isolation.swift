@@ -4,9 +4,9 @@ import SignalsReports
 /// Runs risky cases in a child process: the bench binary itself, re-executed with the hidden
 /// `_case` subcommand, which prints the case's `CaseResult` as JSON. A crash (stack overflow,
 /// trap) or a hang then ends the child, not the harness, and is reported with its signal.
-public enum ChildProcess {
+package enum ChildProcess {
     /// The running executable's path (what `/proc/self/exe` points to).
-    public static func executablePath() -> String {
+    package static func executablePath() -> String {
         var buf = [CChar](repeating: 0, count: 4096)
         let n = readlink("/proc/self/exe", &buf, buf.count - 1)
         if n > 0 { return String(decoding: buf[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) }
@@ -14,11 +14,11 @@ public enum ChildProcess {
     }
 
     /// The hidden subcommand's name.
-    public static let subcommand = "_case"
+    package static let subcommand = "_case"
 
     /// Arguments the child gets after the executable path: `command` (the per-case child by
     /// default, or `RoundServer.subcommand`) and its request.
-    public static func arguments(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
+    package static func arguments(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
                                  command: String = subcommand) -> [String] {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -42,7 +42,7 @@ public enum ChildProcess {
     }
 
     /// What a finished child left: its output, or why there is none.
-    public enum Outcome {
+    package enum Outcome {
         /// Exited (any status) with this standard output and the last line of standard error.
         case exited(status: Int32, stdout: Data, lastErrorLine: String)
         /// Ended by a signal.
@@ -55,7 +55,7 @@ public enum ChildProcess {
 
     /// Runs `executable` with `arguments` (and `environment` added to this process's), killing
     /// it after `watchdogSeconds`.
-    public static func launch(executable: String, arguments: [String], environment: [String: String] = [:],
+    package static func launch(executable: String, arguments: [String], environment: [String: String] = [:],
                               watchdogSeconds: Int) -> Outcome {
         let fm = FileManager.default
         let dir = fm.temporaryDirectory.appendingPathComponent("signals-bench-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
@@ -104,7 +104,7 @@ public enum ChildProcess {
     /// Runs one case in a child, killing it after `parameters.watchdogSeconds`. `executable`
     /// may be another build's bench (`bench ab`): every bench since the hidden `_case` command
     /// existed takes these arguments and prints one `CaseResult`.
-    public static func runCase(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
+    package static func runCase(spec: CaseSpec, subject: SubjectID, parameters: Parameters,
                                executable: String? = nil, environment: [String: String] = [:]) -> CaseResult {
         let outcome = launch(executable: executable ?? executablePath(),
                              arguments: arguments(spec: spec, subject: subject, parameters: parameters),
@@ -119,10 +119,10 @@ public enum ChildProcess {
     }
 
     /// The hidden subcommand that measures several subjects in paired rounds.
-    public static let roundsSubcommand = "_rounds"
+    package static let roundsSubcommand = "_rounds"
 
     /// One launch of paired rounds in a child: every subject's result, or one failure for all.
-    public static func runRounds(spec: CaseSpec, subjects: [SubjectID], parameters: Parameters, seed: UInt64,
+    package static func runRounds(spec: CaseSpec, subjects: [SubjectID], parameters: Parameters, seed: UInt64,
                                  environment: [String: String] = [:]) -> [CaseResult] {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys]
@@ -140,9 +140,9 @@ public enum ChildProcess {
     }
 
     /// Why a child gave no result.
-    public struct ChildFailure: Error {
-        public var status: CaseStatus
-        public var reason: String
+    package struct ChildFailure: Error {
+        package var status: CaseStatus
+        package var reason: String
     }
 
     static func decode<T: Decodable>(_ outcome: Outcome, spec: CaseSpec, as: T.Type) -> Result<T, ChildFailure> {
@@ -165,7 +165,7 @@ public enum ChildProcess {
 
     /// Re-executes the current process with jemalloc preloaded (same arguments), so that its
     /// statistics can be read. Returns only on failure.
-    public static func reexecWithJemalloc(library: String) -> String {
+    package static func reexecWithJemalloc(library: String) -> String {
         var env = ProcessInfo.processInfo.environment
         let existing = env["LD_PRELOAD"].map { ":" + $0 } ?? ""
         env["LD_PRELOAD"] = library + existing

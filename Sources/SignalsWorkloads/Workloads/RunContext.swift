@@ -7,25 +7,25 @@ import Synchronization
 /// Created by the runner for each repetition; the subject registers its handlers' checkers
 /// here, the shared drivers record how many values each sender sent, and the runner verifies
 /// the checkers against those counts afterwards.
-public final class RunContext: @unchecked Sendable {
-    public let spec: CaseSpec
+package final class RunContext: @unchecked Sendable {
+    package let spec: CaseSpec
     /// Operations requested: values per run (`send`, `chain`, ...), subscribe+cancel pairs
     /// (`churn`), the depth (`reentrant`).
-    public let operations: Int
+    package let operations: Int
     /// Present on the latency repetition only, so throughput repetitions carry no timing code.
-    public let sampler: LatencySampler?
+    package let sampler: LatencySampler?
     let meter: AllocationMeter?
 
     /// Values sent by each sender number; set by the drivers (or by the subject).
-    public var sent: [Int] = []
+    package var sent: [Int] = []
     /// Operations the throughput figure divides by; defaults to `operations`.
-    public var completedOperations: Int?
+    package var completedOperations: Int?
     /// Extra counts to report (e.g. dropped values).
-    public var counters: [String: Int] = [:]
+    package var counters: [String: Int] = [:]
     /// Set by a driver whose watchdog found no progress; the runner reports the case as timed out.
-    public var stalled: String?
+    package var stalled: String?
     /// How long a driver waits without progress before declaring a stall.
-    public var stallSeconds: Double = 2
+    package var stallSeconds: Double = 2
     /// Checkers whose values may be dropped in transit (`mutation`) instead of lost.
     var checkers: [(name: String, checker: DeliveryChecker, allowDrops: Bool, sent: [Int]?)] = []
 
@@ -34,7 +34,7 @@ public final class RunContext: @unchecked Sendable {
     var allocStart: AllocationMeter.Snapshot?
     var allocStop: AllocationMeter.Snapshot?
 
-    public init(spec: CaseSpec, operations: Int, sampler: LatencySampler? = nil, meter: AllocationMeter? = nil,
+    package init(spec: CaseSpec, operations: Int, sampler: LatencySampler? = nil, meter: AllocationMeter? = nil,
                 stallSeconds: Double = 2) {
         self.stallSeconds = stallSeconds
         self.spec = spec
@@ -46,7 +46,7 @@ public final class RunContext: @unchecked Sendable {
     /// A checker for one handler, verified by the runner after the repetition. `sent`
     /// overrides the context's per-sender counts for this checker (e.g. a subscriber that
     /// joined late).
-    public func makeChecker(senders: Int, name: String = "subscriber", receiverIndex: Int = 0,
+    package func makeChecker(senders: Int, name: String = "subscriber", receiverIndex: Int = 0,
                             allowDrops: Bool = false, sampled: Bool = true) -> DeliveryChecker {
         let c = DeliveryChecker(senders: senders, sampler: sampled ? sampler : nil, receiverIndex: receiverIndex)
         checkers.append((name, c, allowDrops, nil))
@@ -54,36 +54,36 @@ public final class RunContext: @unchecked Sendable {
     }
 
     /// Replaces the expected counts of a checker made earlier.
-    public func expect(_ checker: DeliveryChecker, sent: [Int]) {
+    package func expect(_ checker: DeliveryChecker, sent: [Int]) {
         if let i = checkers.firstIndex(where: { $0.checker === checker }) { checkers[i].sent = sent }
     }
 
     /// Call right before the measured part.
     @inline(never)
-    public func startClock() {
+    package func startClock() {
         allocStart = meter?.snapshot()
         startNs = monotonicNanos()
     }
 
     /// Call once the measured part is over (every value delivered).
     @inline(never)
-    public func stopClock() {
+    package func stopClock() {
         stopNs = monotonicNanos()
         allocStop = meter?.snapshot()
     }
 
-    public var elapsedNs: UInt64 { stopNs >= startNs ? stopNs - startNs : 0 }
+    package var elapsedNs: UInt64 { stopNs >= startNs ? stopNs - startNs : 0 }
 
     /// Call on a thread the harness started for the measured part: before it is released
     /// (so requests from its setup are merged before `startClock`'s snapshot) and once its
     /// measured work is done (so the end snapshot sees them; see `AllocationMeter`).
-    public func flushAllocationCache() {
+    package func flushAllocationCache() {
         meter?.flushThreadCache()
     }
 
     /// Allocations counted between `startClock` and `stopClock` (or the recount after the
     /// join); nil without jemalloc.
-    public var allocationsCounted: AllocationMeter.Snapshot? {
+    package var allocationsCounted: AllocationMeter.Snapshot? {
         guard let a = allocStart, let b = allocStop else { return nil }
         return .init(count: b.count &- a.count, bytes: b.bytes &- a.bytes)
     }
@@ -91,12 +91,12 @@ public final class RunContext: @unchecked Sendable {
     /// Call after joining threads that flushed their caches after `stopClock`: takes the end
     /// snapshot again so their requests are counted. Requests the calling thread makes in
     /// between (joining) are counted too, which is why drivers join without allocating.
-    public func recountAllocationsAfterJoin() {
+    package func recountAllocationsAfterJoin() {
         if allocStop != nil { allocStop = meter?.snapshot() }
     }
 
     /// Verifies every registered checker.
-    public func verify() -> (violations: [Violation], dropped: Int) {
+    package func verify() -> (violations: [Violation], dropped: Int) {
         var all: [Violation] = []
         var dropped = 0
         for entry in checkers {
@@ -112,7 +112,7 @@ public final class RunContext: @unchecked Sendable {
     /// Sends `count` values numbered for `sender`, timing one in `sampler.sampleEvery` when
     /// this is the latency repetition. Generic so each subject's sender is called directly.
     @inline(__always)
-    public func sendAll<S: ValueSender>(_ s: S, count: Int, sender: Int = 0) {
+    package func sendAll<S: ValueSender>(_ s: S, count: Int, sender: Int = 0) {
         let base = sender << 32
         if let sm = sampler {
             let rec = sm.send[min(sender, sm.send.count - 1)]
@@ -145,7 +145,7 @@ public final class RunContext: @unchecked Sendable {
     /// `stopClock`).
     /// `during`, if given, runs on the calling thread while the senders run, and is passed a
     /// function telling whether they have all finished.
-    public func runSenders<S: ValueSender>(threads: Int, perThread: Int,
+    package func runSenders<S: ValueSender>(threads: Int, perThread: Int,
                                            during: ((_ sendersDone: () -> Bool) -> Void)? = nil,
                                            _ makeSender: (Int) -> S) {
         let senders = (0..<threads).map { makeSender($0) }
@@ -179,7 +179,7 @@ public final class RunContext: @unchecked Sendable {
     /// Waits until `checker` has seen `count` values, or the timeout passes (then the
     /// verification reports what is missing rather than the harness hanging).
     @discardableResult
-    public func waitForDelivery(_ checker: DeliveryChecker, count: Int, timeoutSeconds: Double = 20) -> Bool {
+    package func waitForDelivery(_ checker: DeliveryChecker, count: Int, timeoutSeconds: Double = 20) -> Bool {
         if checker.received >= count { return true }
         let deadline = monotonicNanos() + UInt64(timeoutSeconds * 1e9)
         // Also give up once nothing has arrived for `stallSeconds`: a subject that lost
@@ -201,7 +201,7 @@ public final class RunContext: @unchecked Sendable {
 }
 
 /// Carries a non-Sendable value into a thread the harness controls.
-public final class UncheckedBox<T>: @unchecked Sendable {
-    public var value: T
-    public init(_ value: T) { self.value = value }
+package final class UncheckedBox<T>: @unchecked Sendable {
+    package var value: T
+    package init(_ value: T) { self.value = value }
 }

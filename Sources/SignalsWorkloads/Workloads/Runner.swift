@@ -2,7 +2,7 @@ import Foundation
 import SignalsReports
 
 /// Where `Runner.runAll` is, for a progress display.
-public enum RunProgress: Sendable {
+package enum RunProgress: Sendable {
     /// Case `index` of `total` (from 1) begins.
     case caseStarted(index: Int, total: Int, key: String)
     /// Launch `launch` of `launches` (from 1) of the current case begins.
@@ -13,18 +13,18 @@ public enum RunProgress: Sendable {
 
 /// Runs cases against subjects: calibration, warm-up, timed repetitions, one sampled latency
 /// repetition, verification after each, and isolation of risky cases.
-public struct Runner: Sendable {
-    public var parameters: Parameters
-    public var subjects: [any BenchSubject]
+package struct Runner: Sendable {
+    package var parameters: Parameters
+    package var subjects: [any BenchSubject]
     /// Runs an isolated case elsewhere (the CLI re-executes itself); nil runs it in process.
-    public var isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)?
+    package var isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)?
     /// Told where the run is: a case starts, a launch of it starts, a case is done.
-    public var progress: (@Sendable (RunProgress) -> Void)?
+    package var progress: (@Sendable (RunProgress) -> Void)?
     /// Runs one launch of paired rounds in a child process: (case, subjects, seed) → results;
     /// nil runs the launches in this process.
-    public var launcher: (@Sendable (CaseSpec, [SubjectID], UInt64) -> [CaseResult])?
+    package var launcher: (@Sendable (CaseSpec, [SubjectID], UInt64) -> [CaseResult])?
 
-    public init(parameters: Parameters, subjects: [any BenchSubject],
+    package init(parameters: Parameters, subjects: [any BenchSubject],
                 isolate: (@Sendable (CaseSpec, SubjectID) -> CaseResult)? = nil,
                 progress: (@Sendable (RunProgress) -> Void)? = nil) {
         self.parameters = parameters
@@ -36,7 +36,7 @@ public struct Runner: Sendable {
     /// Every selected case against every selected subject, in table order. The subjects that
     /// run in process are measured together in paired rounds, over `parameters.launchCount`
     /// launches (child processes when `launcher` is set); the others run alone.
-    public func runAll() -> [CaseResult] {
+    package func runAll() -> [CaseResult] {
         let cases = parameters.cases()
         let chosen = subjects.filter { parameters.subjects.contains($0.id) }.sorted { $0.id < $1.id }
         let total = cases.count
@@ -71,7 +71,7 @@ public struct Runner: Sendable {
     }
 
     /// The seed of launch `launch` of `spec`: distinct per case and launch, fixed by the run's seed.
-    public func seed(for spec: CaseSpec, launch: Int) -> UInt64 {
+    package func seed(for spec: CaseSpec, launch: Int) -> UInt64 {
         var h = parameters.seedValue
         for b in spec.key.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
         return h &+ UInt64(launch) &* 0x9E37_79B9_7F4A_7C15
@@ -94,14 +94,14 @@ public struct Runner: Sendable {
 
     /// The subject every other one in a case is compared with: mutex when it ran (the library's
     /// simple variant), else the first subject.
-    public static func reference(among subjects: [SubjectID]) -> SubjectID? {
+    package static func reference(among subjects: [SubjectID]) -> SubjectID? {
         subjects.contains(.mutex) ? .mutex : subjects.sorted().first
     }
 
     /// One result per subject from several launches: every launch's rounds kept, the figure
     /// and its interval over launches and rounds, the launches' spread and modes, and the
     /// paired ratio to the reference. Latency, allocations and counters are the last launch's.
-    public static func merge(launches: [[CaseResult]], subjects: [SubjectID], spec: CaseSpec, parameters: Parameters) -> [CaseResult] {
+    package static func merge(launches: [[CaseResult]], subjects: [SubjectID], spec: CaseSpec, parameters: Parameters) -> [CaseResult] {
         var merged: [SubjectID: CaseResult] = [:]
         var rounds: [SubjectID: [[Double]]] = [:]
         for subject in subjects {
@@ -147,7 +147,7 @@ public struct Runner: Sendable {
     /// and warmed up, then every round runs each subject once, in an order shuffled per round,
     /// so drift during the case falls on all of them alike and round `j` of one subject is
     /// paired with round `j` of another.
-    public func measurePaired(_ subjects: [any BenchSubject], _ spec: CaseSpec, seed: UInt64) -> [CaseResult] {
+    package func measurePaired(_ subjects: [any BenchSubject], _ spec: CaseSpec, seed: UInt64) -> [CaseResult] {
         let trials = subjects.map { Trial(subject: $0, spec: spec, parameters: parameters) }
         for t in trials { _ = t.calibrate() }
         // One untimed repetition each, after every calibration, so that the subject calibrated
@@ -168,7 +168,7 @@ public struct Runner: Sendable {
     }
 
     /// One subject on one case, honouring its `Support`.
-    public func run(_ subject: any BenchSubject, _ spec: CaseSpec) -> CaseResult {
+    package func run(_ subject: any BenchSubject, _ spec: CaseSpec) -> CaseResult {
         switch subject.support(for: spec) {
         case .unsupported(let reason):
             return CaseResult(spec: spec, subject: subject.id, status: .unsupported, reason: reason)
@@ -191,7 +191,7 @@ public struct Runner: Sendable {
     static let maxOperations = 50_000_000
 
     /// Measures in this process: calibrate, warm up, repeat, sample latency, verify.
-    public func measure(_ subject: any BenchSubject, _ spec: CaseSpec) -> CaseResult {
+    package func measure(_ subject: any BenchSubject, _ spec: CaseSpec) -> CaseResult {
         let trial = Trial(subject: subject, spec: spec, parameters: parameters)
         guard trial.calibrate() else { return trial.result }
         // A case whose single run already takes far longer than the target (a slow peer on
@@ -212,7 +212,7 @@ public struct Runner: Sendable {
     }
 
     /// Workloads whose sends are timed (the others measure structural operations).
-    public static func hasLatency(_ w: WorkloadID) -> Bool {
+    package static func hasLatency(_ w: WorkloadID) -> Bool {
         switch w {
         case .send, .sendMap, .chain, .fanout, .contended, .hop: return true
         case .reentrant, .churn, .mutation: return false
