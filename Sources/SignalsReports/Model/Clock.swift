@@ -12,7 +12,9 @@ import Darwin
 /// would have to be converted per sample. Measured side by side (swiftc -O, 5 M pairs of
 /// reads, 3 rounds, on this VM while other builds ran): no consistent difference, both
 /// 120–460 ns per read under that load, so the choice costs nothing either way.
-@inline(__always)
+/// `@inlinable` because its readers are in other modules (the workloads, `bench stress`): on a
+/// measured path (a latency sample, a cross-core round trip) it is inlined, not called.
+@inlinable @inline(__always)
 package func monotonicNanos() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
