@@ -3,7 +3,7 @@ import PackageDescription
 
 // A package that depends on Signals gets only the `Signals` library: it is the one product.
 // The harness's dependencies (OpenCombine, AsyncAlgorithms, HdrHistogram, ArgumentParser) are
-// used only by `SignalsHarness` and `bench`, which no product exposes, so SwiftPM's
+// used only by `SignalsWorkloads` and `bench`, which no product exposes, so SwiftPM's
 // target-based resolution never fetches them for a dependent. `bench` is an executable target
 // without a product entry: `swift run -c release bench` still runs it in this package.
 let package = Package(
@@ -30,10 +30,23 @@ let package = Package(
             name: "AllocationCounter",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
-        // Workloads, subjects (the library's two variants and the peers), metrics and reports.
+        // The harness, by concern, with `package` access (bench and the tests are its only users):
+        //   SignalsReports    statistics and reports
+        //   SignalsWorkloads  workloads and measurement: bench run, bench ab   -> SignalsReports
+        //   SignalsStress     bench stress                                      -> SignalsReports
+        // Statistics and reports: the report model (identifiers, parameters, results, argument
+        // checks), the paired statistics, every report's renderings (bench ab's included),
+        // `bench compare` and the targets: computation and rendering, no workload, no peer. It also
+        // holds what `bench stress` shares with the rest, the harness's clock and the delivery
+        // variant's command-line spelling (`lockfree`, `mutex`): the one reason it imports Signals.
+        .target(name: "SignalsReports", dependencies: ["Signals"]),
+        // Workloads and measurement: the workloads, their drivers and checkers, the subjects (the
+        // library's two variants and the peers), the metrics (latency, allocations, machine) and
+        // `bench ab`'s runners (served rounds, calibration).
         .target(
-            name: "SignalsHarness",
+            name: "SignalsWorkloads",
             dependencies: [
+                "SignalsReports",
                 "Signals",
                 "AllocationCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
@@ -41,22 +54,24 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
-        // `bench stress`: scenarios, the runner and its arbiter (reports through the harness's
-        // tables and formats, `package` access).
-        .target(name: "SignalsStress", dependencies: ["Signals", "SignalsHarness"]),
+        // `bench stress`: scenarios, the runner and its arbiter; reports through SignalsReports'
+        // tables and formats. No workload, metric or peer of `bench run`.
+        .target(name: "SignalsStress", dependencies: ["Signals", "SignalsReports"]),
         // The command-line front end: `swift run -c release bench`.
         .executableTarget(
             name: "bench",
             dependencies: [
-                "SignalsHarness",
+                "SignalsReports",
+                "SignalsWorkloads",
                 "SignalsStress",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        // The harness's tests: reports, statistics, workloads, subjects, the CLI and stress.
         .testTarget(
             name: "SignalsHarnessTests",
-            dependencies: ["SignalsHarness", "SignalsStress", "Signals"],
+            dependencies: ["SignalsReports", "SignalsWorkloads", "SignalsStress", "Signals"],
             // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
             exclude: ["Stress/tsan-suppressions.txt"]
         ),

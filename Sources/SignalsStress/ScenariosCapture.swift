@@ -9,7 +9,7 @@
 // cached value arrived as the first held value instead: `values` was empty.
 
 import Signals
-import SignalsHarness
+import SignalsReports
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 import Foundation
 import Signals
-import SignalsHarness
+import SignalsReports
 
 /// Everything `bench stress` ran, for the table and the JSON file.
 package struct StressReport: Codable, Sendable {

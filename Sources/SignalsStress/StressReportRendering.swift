@@ -1,5 +1,5 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
 
 // `bench stress`'s report in every `ReportFormat`, through the harness's tables and formats.
 

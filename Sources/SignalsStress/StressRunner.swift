@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Signals
-import SignalsHarness
+import SignalsReports
 import Synchronization
 
 /// A stress scenario: a small graph, actors (threads) that race on it, and an arbiter.

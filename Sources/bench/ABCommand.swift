@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 
 /// `bench ab`: two builds of bench side by side, in alternating launches, with a paired verdict
-/// per case and subject. The statistics are in Sources/SignalsHarness/Statistics/; the launch
-/// loop in Sources/SignalsHarness/AB/. Method and calibration: docs/bench-guide.md.
+/// per case and subject. The statistics are in Sources/SignalsReports/Statistics/, the report in
+/// Sources/SignalsReports/AB/; the launch loop in Sources/SignalsWorkloads/AB/. Method and
+/// calibration: docs/bench-guide.md.
 struct ABCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ab",
@@ -177,7 +179,7 @@ struct ABCommand: ParsableCommand {
         let exe = try baseline.map { try BuildResolver.executable(for: $0, flag: "--baseline") } ?? ChildProcess.executablePath()
         let fractions = Self.parseSlowdowns(slowdowns) ?? [0.05, 0.10]
         let load = BusyLoad(threads: parameters.loadThreads)
-        var cases: [Calibration.CaseCalibration] = []
+        var cases: [CalibrationReport.CaseCalibration] = []
         let meter = progressOptions.meter("bench ab --calibrate")
         let specs = parameters.cases()
         meter.start(total: specs.count * subjects.count * runs, what: "\(specs.count * subjects.count) case(s) × \(runs) run(s)")

@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import SignalsHarness
+import SignalsReports
 import SignalsStress
 
-/// `bench`: the project's benchmark harness. The work is in SignalsHarness; this target only
+/// `bench`: the project's benchmark harness. The work is in SignalsWorkloads (measuring),
+/// SignalsReports (statistics and reports) and SignalsStress (`bench stress`); this target only
 /// parses arguments and maps outcomes to the exit codes of `BenchExitCode`.
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

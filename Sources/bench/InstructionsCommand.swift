@@ -1,6 +1,6 @@
 import ArgumentParser
-import SignalsHarness
 import Signals
+import SignalsWorkloads
 
 /// `bench instructions`: runs one case N times for `scripts/instruction-counts` (callgrind).
 /// Hidden: it prints only a checksum, and its figures mean something only as a difference

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 
 /// `bench list`: workloads, subjects, and which subject can do which case.
 struct ListCommand: ParsableCommand {

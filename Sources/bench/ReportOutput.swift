@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Signals
-import SignalsHarness
+import SignalsReports
 
 extension ReportFormat: ExpressibleByArgument {}
 

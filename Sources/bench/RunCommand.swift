@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 
 /// The default subcommand: runs the suite and prints the report.
 struct RunCommand: ParsableCommand {
@@ -119,7 +120,7 @@ struct RunCommand: ParsableCommand {
         // jemalloc must be the allocator from the start, so preload it and start over.
         if AllocationMeter.shared?.method != .jemalloc && allocator != .system
             && ProcessInfo.processInfo.environment["SIGNALS_BENCH_REEXEC"] == nil {
-            if let lib = AllocationMeter.libraryPath() {
+            if let lib = AllocationFigures.jemallocLibraryPath() {
                 let failure = ChildProcess.reexecWithJemalloc(library: lib)
                 FileHandle.standardError.write(Data("warning: could not restart with jemalloc (\(failure)); continuing on the system allocator\n".utf8))
             } else if allocator == .jemalloc {
@@ -163,12 +164,12 @@ struct RunCommand: ParsableCommand {
 /// Typed parsing of the name lists: an unknown name fails while parsing, and ArgumentParser's
 /// message names the flag and lists `allValueStrings`.
 extension NameList: ExpressibleByArgument {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let list = try? NameList(parsing: argument, flag: "") else { return nil }
         self = list
     }
 
-    public static var allValueStrings: [String] { allowed }
+    package static var allValueStrings: [String] { allowed }
 }
 
 /// The hidden child-process entry of one launch: several subjects on one case in paired rounds;
@@ -215,7 +216,7 @@ struct CaseCommand: ParsableCommand {
 }
 
 /// The hidden child-process entry of served rounds (`bench ab`): one subject on one case,
-/// calibrated and warm, running one repetition per request (Sources/SignalsHarness/AB/RoundServer.swift).
+/// calibrated and warm, running one repetition per request (Sources/SignalsWorkloads/AB/RoundServer.swift).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: RoundServer.subcommand, shouldDisplay: false)
 

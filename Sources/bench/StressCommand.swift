@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import Signals
-import SignalsHarness
+import SignalsReports
 import SignalsStress
+import SignalsWorkloads
 
 /// `bench stress`: jcstress-style scenarios that try to break the library's concurrency
 /// promises on both delivery variants. The scenarios live in Sources/SignalsStress/.

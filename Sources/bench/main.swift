@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SignalsHarness
+import SignalsReports
 
 // A custom entry point instead of `BenchCommand.main()`: ArgumentParser exits 64 on a
 // validation error, and every bad argument must exit 2 (`BenchExitCode.usage`), as the scripts do.

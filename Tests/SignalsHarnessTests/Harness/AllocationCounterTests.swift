@@ -1,7 +1,8 @@
 #if os(Linux)
 import Foundation
 import Glibc
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 /// The malloc interposer (`AllocationCounter`) that gives bench its allocation figures when

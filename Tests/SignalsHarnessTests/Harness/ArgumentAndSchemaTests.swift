@@ -1,6 +1,7 @@
 import Foundation
 import Signals
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 @Suite("bench arguments")

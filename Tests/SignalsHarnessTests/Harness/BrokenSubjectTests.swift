@@ -1,5 +1,6 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 // Each workload's checks are shown to fail: a deliberately broken subject is run through the

@@ -1,6 +1,7 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
 import SignalsStress
+import SignalsWorkloads
 import Testing
 
 /// The built `bench` next to the test bundle (SwiftPM builds every product with the tests),

@@ -1,5 +1,5 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
 import Testing
 
 /// A headless Chromium from the system's packages, or nil.

@@ -1,5 +1,6 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Synchronization
 import Testing
 

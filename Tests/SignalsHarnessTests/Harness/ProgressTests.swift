@@ -1,5 +1,5 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 /// The repository's canonical report of the default run (`docs/bench/report.json`, written by

@@ -1,4 +1,5 @@
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 // Every workload on the real subjects, tiny: the checks must pass on a correct library, and

@@ -1,4 +1,4 @@
-import SignalsHarness
+import SignalsReports
 import Testing
 
 /// The contended and allocation targets, judged on made-up results.

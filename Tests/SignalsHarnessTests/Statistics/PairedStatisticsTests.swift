@@ -3,7 +3,8 @@
 // known slowdown is found. Every random draw is seeded, so the outcomes are fixed.
 
 import Foundation
-import SignalsHarness
+import SignalsReports
+import SignalsWorkloads
 import Testing
 
 @Suite("Paired statistics")
@@ -188,7 +189,7 @@ struct PairedStatisticsTests {
         let run = Calibration.judge(outcome, slowdowns: 1, parameters: p, seed: 1)
         #expect(run.aa?.comparison.verdict == .noDifference)
         #expect(run.slowed.first??.comparison.verdict == .slower)
-        let c = Calibration.CaseCalibration(workload: .sendMap, caseLabel: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
+        let c = CalibrationReport.CaseCalibration(workload: .sendMap, caseLabel: "", subject: .lockfree, slowdowns: [0.10], runs: [run, run])
         #expect(c.falseSlower == 0 && c.detected(0) == 2 && c.smallestReliablyDetected == 0.10)
     }
 

@@ -1,5 +1,4 @@
 import Signals
-import SignalsHarness
 import SignalsStress
 import Testing
 

@@ -1,6 +1,5 @@
 import Dispatch
 import Signals
-import SignalsHarness
 import SignalsStress
 import Synchronization
 import Testing

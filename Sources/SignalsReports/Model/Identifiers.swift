@@ -1,0 +1,194 @@
+/// What a workload measures. The raw value is the name used on the command line and in JSON.
+package enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
+    case send
+    case sendMap = "send-map"
+    case chain
+    case fanout
+    case contended
+    case reentrant
+    case churn
+    case mutation
+    case hop
+
+    /// One line saying what is measured; printed by `bench list` and as each table's title.
+    package var summary: String {
+        switch self {
+        case .send: return "one thread, input → subscriber"
+        case .sendMap: return "one thread, input → map → subscriber"
+        case .chain: return "input → N map stages → subscriber (cost per hop)"
+        case .fanout: return "one send delivered to N subscribers of a multicast signal"
+        case .contended: return "T threads sending into one input; exactly once, per-sender order, no overlap"
+        case .reentrant: return "a handler re-sending into its own input until depth N, alone and with busy senders"
+        case .churn: return "subscribe + cancel pairs on a multicast signal with 10 standing subscribers while values flow"
+        case .mutation: return "T senders while another thread rebinds a junction, edits a merged input and subscribes/cancels"
+        case .hop: return "delivery across an execution context (.direct, serial queue, global queue, task)"
+        }
+    }
+
+    /// What one "operation" of the throughput figure is.
+    package var unit: String {
+        switch self {
+        case .fanout: return "delivery"
+        case .churn: return "subscribe+cancel"
+        default: return "value"
+        }
+    }
+
+    package static func < (a: WorkloadID, b: WorkloadID) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Who is measured: the library's two delivery variants and the peers.
+package enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
+    case lockfree
+    case mutex
+    case opencombine
+    case asyncstream
+    case asyncchannel
+
+    package var summary: String {
+        switch self {
+        case .lockfree: return "Signals, Signal<T>.create(delivery: .lockFree)"
+        case .mutex: return "Signals, Signal<T>.create(delivery: .mutex)"
+        case .opencombine: return "OpenCombine 0.14.0 PassthroughSubject"
+        case .asyncstream: return "Swift concurrency AsyncStream (unbounded buffer)"
+        case .asyncchannel: return "swift-async-algorithms 1.1.4 AsyncChannel"
+        }
+    }
+
+    /// True for the library's own variants: a violated guarantee here fails the run.
+    package var isLibrary: Bool { self == .lockfree || self == .mutex }
+
+    package static func < (a: SubjectID, b: SubjectID) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// Where the `hop` workload's subscriber runs.
+package enum HopContext: String, CaseIterable, Codable, Sendable {
+    /// On the sending thread.
+    case direct
+    /// On a serial dispatch queue.
+    case serialQueue = "serial-queue"
+    /// On a global concurrent dispatch queue (the library serializes the handler).
+    case globalQueue = "global-queue"
+    /// On a consuming task (how the async peers deliver; they have no other way).
+    case task
+}
+
+/// One row of one table: a workload with its concrete parameters.
+package struct CaseSpec: Codable, Sendable, Hashable {
+    package var workload: WorkloadID
+    /// A short human label distinguishing rows of the same workload ("2 threads", "serial-queue");
+    /// "variant" in JSON (the schema's name, kept so reports and older builds still read it).
+    /// Not to be confused with the delivery variant (`DeliveryVariant`, lockfree or mutex).
+    package var caseLabel: String
+    package var threads: Int
+    package var stages: Int
+    package var subscribers: Int
+    package var depth: Int
+    package var hop: HopContext?
+
+    enum CodingKeys: String, CodingKey {
+        case workload, caseLabel = "variant", threads, stages, subscribers, depth, hop
+    }
+
+    package init(workload: WorkloadID, caseLabel: String = "", threads: Int = 1, stages: Int = 0,
+                subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil) {
+        self.workload = workload
+        self.caseLabel = caseLabel
+        self.threads = threads
+        self.stages = stages
+        self.subscribers = subscribers
+        self.depth = depth
+        self.hop = hop
+    }
+
+    /// `workload` or `workload[variant]`: the key `compare` matches on.
+    package var key: String { Self.key(workload: workload, caseLabel: caseLabel) }
+
+    /// The key of a case: `workload`, or `workload[variant]` when it has a variant. Results,
+    /// `bench ab` rows and calibrations name their case the same way.
+    package static func key(workload: WorkloadID, caseLabel: String) -> String {
+        caseLabel.isEmpty ? workload.rawValue : "\(workload.rawValue)[\(caseLabel)]"
+    }
+}
+
+/// Everything a run is parameterized by, with the defaults of `bench run`.
+package struct Parameters: Codable, Sendable, Equatable {
+    package var workloads: [WorkloadID] = WorkloadID.allCases
+    package var subjects: [SubjectID] = SubjectID.allCases
+    package var stages = 10
+    package var subscribers = 100
+    package var threads: [Int] = [2]
+    package var depth = 1_000_000
+    /// Timed rounds per launch: in each round every paired subject runs one repetition.
+    package var repetitions = 5
+    package var quick = false
+    /// Wall time one timed repetition aims for; the operation count is calibrated to it.
+    package var targetRepetitionMilliseconds = 40
+    /// One send in `latencySampleEvery` is timed (a power of two).
+    package var latencySampleEvery = 64
+    /// Seconds after which an isolated (child-process) case is killed and reported as hung.
+    package var watchdogSeconds = 60
+    /// Seconds without any delivery after which a driver stops waiting (and the checks report
+    /// what is missing) or declares a re-entrant chain stalled.
+    package var stallSeconds = 2.0
+    /// Fresh process launches per case (`--launches`); nil (a report before launches existed)
+    /// means one, in process.
+    package var launches: Int?
+    /// Busy threads running beside every case (`--load`); nil or 0 for none.
+    package var load: Int?
+    /// Seed of the round order shuffles and of the bootstrap (`--seed`), so a report's
+    /// intervals can be recomputed.
+    package var seed: UInt64?
+    /// Smallest change (fraction: 0.03 is 3%) a verdict counts as a difference.
+    package var smallestEffect: Double?
+
+    package init() {}
+
+    /// Launches per case, at least one.
+    package var launchCount: Int { max(1, launches ?? 1) }
+    /// The seed, or a fixed one for reports that recorded none.
+    package var seedValue: UInt64 { seed ?? 0x5EED }
+    /// The smallest effect, 3% unless set.
+    package var smallestEffectValue: Double { smallestEffect ?? 0.03 }
+    /// Busy threads beside each case.
+    package var loadThreads: Int { max(0, load ?? 0) }
+
+    /// The CI-sized run: fewer repetitions, shorter ones, smaller depth.
+    package static var quick: Parameters {
+        var p = Parameters()
+        p.quick = true
+        p.repetitions = 3
+        p.targetRepetitionMilliseconds = 15
+        p.watchdogSeconds = 20
+        p.launches = 6
+        return p
+    }
+
+    /// Expands the selected workloads into concrete cases (rows).
+    package func cases() -> [CaseSpec] {
+        var out: [CaseSpec] = []
+        for w in workloads.sorted() {
+            switch w {
+            case .send: out.append(CaseSpec(workload: .send))
+            case .sendMap: out.append(CaseSpec(workload: .sendMap, stages: 1))
+            case .chain: out.append(CaseSpec(workload: .chain, caseLabel: "\(stages) stages", stages: stages))
+            case .fanout: out.append(CaseSpec(workload: .fanout, caseLabel: "\(subscribers) subscribers", subscribers: subscribers))
+            case .contended:
+                for t in threads { out.append(CaseSpec(workload: .contended, caseLabel: "\(t) threads", threads: t)) }
+            case .reentrant:
+                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), alone", threads: 0, depth: depth))
+                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
+            case .churn: out.append(CaseSpec(workload: .churn, caseLabel: "10 standing", subscribers: 10))
+            case .mutation:
+                for t in threads { out.append(CaseSpec(workload: .mutation, caseLabel: "\(t) senders", threads: t)) }
+            case .hop:
+                for h in HopContext.allCases { out.append(CaseSpec(workload: .hop, caseLabel: h.rawValue, hop: h)) }
+            }
+        }
+        return out
+    }
+}

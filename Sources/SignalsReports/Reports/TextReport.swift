@@ -1,0 +1,475 @@
+import Foundation
+
+/// Number formatting shared by the reports.
+enum Fmt {
+    static func ns(_ v: Double) -> String {
+        if v.isNaN || v.isInfinite { return "–" }
+        if v < 10 { return String(format: "%.2f", v) }
+        if v < 100 { return String(format: "%.1f", v) }
+        return grouped(Int(v.rounded()))
+    }
+    static func ns(_ v: UInt64) -> String { grouped(Int(v)) }
+    static func grouped(_ v: Int) -> String {
+        let s = String(abs(v))
+        var out = ""
+        for (i, c) in s.reversed().enumerated() {
+            if i > 0 && i % 3 == 0 { out.append(",") }
+            out.append(c)
+        }
+        return (v < 0 ? "-" : "") + String(out.reversed())
+    }
+    static func ratio(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "–" }
+    static func rate(_ opsPerSecond: Double) -> String {
+        if opsPerSecond >= 1e6 { return String(format: "%.1f M", opsPerSecond / 1e6) }
+        if opsPerSecond >= 1e3 { return String(format: "%.1f k", opsPerSecond / 1e3) }
+        return String(format: "%.0f", opsPerSecond)
+    }
+    static func allocs(_ v: Double) -> String { String(format: "%.3f", v) }
+    /// The median count, followed by the repetitions' min–max when they differ.
+    static func allocsWithRange(_ a: AllocationStats) -> String {
+        guard let r = a.countRange, r.min != r.max else { return allocs(a.countPerOp) }
+        return "\(allocs(a.countPerOp)) (\(allocs(r.min))–\(allocs(r.max)))"
+    }
+    static func bytes(_ v: Double) -> String { v < 10 ? String(format: "%.2f", v) : String(format: "%.0f", v) }
+}
+
+/// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+func wrap(_ text: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var current = ""
+    var words: [Substring] = []
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+        var w = word
+        while w.count > width { words.append(w.prefix(width)); w = w.dropFirst(width) }
+        words.append(w)
+    }
+    for word in words {
+        if current.isEmpty {
+            current = String(word)
+        } else if current.count + 1 + word.count <= width {
+            current += " " + word
+        } else {
+            lines.append(current)
+            current = String(word)
+        }
+    }
+    if !current.isEmpty || lines.isEmpty { lines.append(current) }
+    return lines
+}
+
+/// `text` wrapped at `width`, continuation lines indented by `indent` spaces.
+func wrapped(_ text: String, width: Int = TextReport.width, indent: Int = 2) -> String {
+    let pad = String(repeating: " ", count: indent)
+    let parts = wrap(text, width: width)
+    guard let first = parts.first else { return "\n" }
+    let rest = parts.dropFirst().joined(separator: " ")
+    return ([first] + (rest.isEmpty ? [] : wrap(rest, width: width - indent).map { pad + $0 })).joined(separator: "\n") + "\n"
+}
+
+/// One report table as rows of cells, rendered as aligned text or as Markdown.
+package struct Table {
+    package var headers: [String]
+    package var rows: [[String]]
+    /// Columns aligned left (the rest are numeric, aligned right).
+    package var leftColumns: Set<Int> = [0]
+    /// Lines printed above a row (by the row's index), outside the columns: a group's title.
+    package var headings: [Int: String] = [:]
+
+    package init(headers: [String], rows: [[String]], leftColumns: Set<Int> = [0], headings: [Int: String] = [:]) {
+        self.headers = headers; self.rows = rows; self.leftColumns = leftColumns; self.headings = headings
+    }
+
+    package func text() -> String { text(maxWidth: nil) }
+
+    /// The columns before the last, with their separators: where the last column starts.
+    var prefixWidth: Int {
+        var widths = headers.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        return widths.dropLast().reduce(0, +) + 2 * max(0, headers.count - 1)
+    }
+
+    /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
+    /// onto continuation lines under that column (the other columns are short figures).
+    package func text(maxWidth: Int?) -> String {
+        var widths = headers.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        let last = headers.count - 1
+        var lastWidth = widths[last]
+        if let maxWidth, last > 0 {
+            let prefix = widths[..<last].reduce(0, +) + 2 * last
+            lastWidth = max(headers[last].count, min(widths[last], maxWidth - prefix))
+            widths[last] = lastWidth
+        }
+        let indent = String(repeating: " ", count: widths[..<last].reduce(0, +) + 2 * last)
+        func line(_ cells: [String]) -> String {
+            cells.enumerated().map { i, c in
+                let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
+                return leftColumns.contains(i) ? c + pad : pad + c
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        func lines(_ cells: [String]) -> String {
+            guard maxWidth != nil, cells.count == headers.count, cells[last].count > lastWidth else { return line(cells) + "\n" }
+            let parts = wrap(cells[last], width: lastWidth)
+            var first = cells
+            first[last] = parts.first ?? ""
+            return ([line(first)] + parts.dropFirst().map { indent + $0 }).joined(separator: "\n") + "\n"
+        }
+        var out = line(headers) + "\n"
+        out += widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n"
+        for (i, r) in rows.enumerated() {
+            if let h = headings[i] { out += (maxWidth.map { wrapped(h, width: $0) } ?? h + "\n") }
+            out += lines(r)
+        }
+        return out
+    }
+
+    package func markdown() -> String {
+        func esc(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+        var out = "| " + headers.map(esc).joined(separator: " | ") + " |\n"
+        out += "|" + headers.indices.map { leftColumns.contains($0) ? " --- |" : " ---: |" }.joined() + "\n"
+        for r in rows { out += "| " + r.map(esc).joined(separator: " | ") + " |\n" }
+        return out
+    }
+}
+
+/// Builds the tables of a report; the text and Markdown renderers share it.
+struct ReportTables {
+    let report: BenchReport
+
+    /// Results grouped by workload, in workload order.
+    var byWorkload: [(WorkloadID, [CaseResult])] {
+        let groups = Dictionary(grouping: report.results, by: \.workload)
+        return groups.keys.sorted().map { ($0, groups[$0]!) }
+    }
+
+    func throughputTable(_ rows: [CaseResult]) -> Table {
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        let unit = rows.first?.unit ?? "value"
+        let hasAlloc = rows.contains { $0.allocations != nil }
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        // With launches and paired rounds (the default), a figure comes with its 95% interval,
+        // the spread of its launches (flagged when they fall into separate modes) and the
+        // paired ratio to the reference subject with its interval and verdict.
+        let paired = rows.contains { $0.interval != nil }
+        headers += paired
+            ? ["ns/\(unit)", "95% interval", "launches", "per second", "×fastest", "vs reference (95%)", "verdict"]
+            : ["ns/\(unit)", "min–max", "per second", "×fastest", "×mutex"]
+        if hasAlloc { headers += ["allocs/\(unit)", "bytes/\(unit)"] }
+        headers.append("status")
+        var out: [[String]] = []
+        for r in rows {
+            var cells = [r.subject.rawValue]
+            if hasVariant { cells.append(r.caseLabel) }
+            if paired {
+                cells += pairedCells(r)
+            } else if let t = r.throughput, r.status == .ok {
+                let sameCase = rows.filter { $0.caseLabel == r.caseLabel && $0.status == .ok }
+                let fastest = sameCase.compactMap { $0.throughput?.medianNsPerOp }.min() ?? t.medianNsPerOp
+                let mutex = sameCase.first { $0.subject == .mutex }?.throughput?.medianNsPerOp
+                cells += [Fmt.ns(t.medianNsPerOp), "\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp))",
+                          Fmt.rate(t.opsPerSecond), Fmt.ratio(t.medianNsPerOp / fastest),
+                          mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–"]
+            } else {
+                cells += ["–", "–", "–", "–", "–"]
+            }
+            if hasAlloc {
+                if let a = r.allocations { cells += [Fmt.allocsWithRange(a), Fmt.bytes(a.bytesPerOp)] } else { cells += ["–", "–"] }
+            }
+            cells.append(statusText(r))
+            out.append(cells)
+        }
+        return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, headers.count - 1] : [0, headers.count - 1])
+    }
+
+    /// The default text table (fits `TextReport.width`): subject, case, the figure with its
+    /// 95% interval, the ratio to the reference with its interval and verdict, allocations.
+    /// What does not fit a column (a status other than ok with its reason, counters, launches
+    /// in two modes, a child process) follows the table as notes, one per row that has any.
+    func compactThroughputTable(_ rows: [CaseResult]) -> (table: Table, notes: [String]) {
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        let unit = rows.first?.unit ?? "value"
+        let hasAlloc = rows.contains { $0.allocations != nil }
+        let paired = rows.contains { $0.interval != nil }
+        let references = Set(rows.compactMap { $0.versus?.reference })
+        let reference = references.count == 1 ? references.first! : nil
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        headers += paired
+            ? ["ns/\(unit) [95%]", reference.map { "×\($0) [95%]" } ?? "× reference [95%]", "verdict"]
+            : ["ns/\(unit) (min–max)", "×mutex", "status"]
+        if hasAlloc { headers.append("allocs/\(unit)") }
+        var out: [[String]] = []
+        var notes: [String] = []
+        for r in rows {
+            var cells = [r.subject.rawValue]
+            if hasVariant { cells.append(r.caseLabel) }
+            var note: [String] = []
+            if let t = r.throughput, r.status == .ok {
+                if paired {
+                    let figure = r.interval?.estimate ?? t.medianNsPerOp
+                    cells.append(Fmt.ns(figure) + (r.interval.map { " [\(Fmt.ns($0.lower))–\(Fmt.ns($0.upper))]" } ?? ""))
+                    if let v = r.versus {
+                        cells.append("\(Fmt.ratio(v.ratio.estimate)) [\(Fmt.ratio(v.ratio.lower))–\(Fmt.ratio(v.ratio.upper))]"
+                                     + (reference == nil ? " ×\(v.reference)" : ""))
+                        cells.append(v.verdict.rawValue)
+                    } else {
+                        cells += ["–", "reference"]
+                    }
+                } else {
+                    let mutex = rows.first { $0.caseLabel == r.caseLabel && $0.subject == .mutex && $0.status == .ok }?.throughput?.medianNsPerOp
+                    cells += ["\(Fmt.ns(t.medianNsPerOp)) (\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp)))",
+                              mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–", "ok"]
+                }
+                if r.launchSpread?.bimodal == true { note.append("launches in TWO MODES") }
+                if !r.counters.isEmpty {
+                    note.append(r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", "))
+                }
+                if r.isolated { note.append("ran in a child process") }
+            } else {
+                let word: String
+                switch r.status {
+                case .ok: word = "no figure"
+                case .unsupported: word = "unsupported"
+                case .failed: word = "FAILED"
+                case .crashed: word = "crashed"
+                case .timedOut: word = "hung"
+                }
+                cells += ["–", "–", word]
+                note.append(statusText(r))
+            }
+            if hasAlloc { cells.append(r.allocations.map { Fmt.allocs($0.countPerOp) } ?? "–") }
+            out.append(cells)
+            if !note.isEmpty {
+                notes.append("\(r.subject.rawValue)\(r.caseLabel.isEmpty ? "" : " (\(r.caseLabel))"): " + note.joined(separator: "; "))
+            }
+        }
+        let verdictColumn = (hasVariant ? 2 : 1) + 2
+        return (Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, verdictColumn] : [0, verdictColumn]), notes)
+    }
+
+    /// The latency percentiles people read: p50, p99, p99.9 and max.
+    func compactLatencyTable(_ rows: [CaseResult]) -> Table? {
+        let withLatency = rows.filter { $0.latency != nil }
+        guard !withLatency.isEmpty else { return nil }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        headers += ["latency (ns)", "p50", "p99", "p99.9", "max"]
+        var out: [[String]] = []
+        for r in withLatency {
+            for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
+                guard let s else { continue }
+                var cells = [r.subject.rawValue]
+                if hasVariant { cells.append(r.caseLabel) }
+                cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
+                out.append(cells)
+            }
+        }
+        return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, 2] : [0, 1])
+    }
+
+    /// Targets with the description last, so it wraps.
+    func compactTargetsTable() -> Table {
+        Table(headers: ["verdict", "measured", "target"], rows: report.targets.map { t in
+            [t.verdict.rawValue, Self.measured(t), t.description]
+        }, leftColumns: [0, 2])
+    }
+
+    /// A target's measured figure in its unit ("–" when not measured).
+    static func measured(_ t: TargetResult) -> String {
+        t.measured.map { t.unit == "allocs" ? Fmt.allocs($0) : (t.unit == "×" ? Fmt.ratio($0) + " ×" : Fmt.ns($0) + " ns") } ?? "–"
+    }
+
+    /// The machine and build lines both headers open with.
+    var machineLines: [String] {
+        let m = report.machine
+        return [
+            "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
+            "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
+        ]
+    }
+
+    /// The default header: what ran, where, and how, in lines that fit.
+    var compactHeader: [String] {
+        let m = report.machine
+        let p = report.parameters
+        return machineLines + [
+            p.launchCount > 1
+                ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md; --wide for the details)"
+                : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(p.quick ? " (--quick)" : "")",
+            "latency: 1 send in \(p.latencySampleEvery) timed in one extra round; each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)",
+            "allocations: median over the rounds, " + allocationMethod,
+        ]
+    }
+
+    /// One line on the machine's cross-core round trip beside the launches of a multi-threaded
+    /// case: its median and range, and how many launches ran while it was over 1.5× that
+    /// median (a slow phase of the machine, not of the subject). Nil without probes.
+    func crossCoreNote(_ rows: [CaseResult]) -> String? {
+        let probes = rows.compactMap(\.launchCrossCoreNs).max { $0.count < $1.count } ?? []
+        guard !probes.isEmpty, let lo = probes.min(), let hi = probes.max() else { return nil }
+        let m = median(probes)
+        let slow = probes.filter { $0 > 1.5 * m }.count
+        var line = "cross-core round trip beside the launches: median \(Fmt.ns(m)) ns"
+        if probes.count > 1 { line += ", \(Fmt.ns(lo))–\(Fmt.ns(hi))" }
+        if slow > 0 { line += "; \(slow) of \(probes.count) launches in a slow phase of the machine (over 1.5× the median)" }
+        return line
+    }
+
+    /// The paired columns of one row: figure, interval, launch spread, throughput, ×fastest
+    /// (of the figures), the paired ratio to the reference and the verdict.
+    func pairedCells(_ r: CaseResult) -> [String] {
+        guard r.status == .ok, let t = r.throughput else { return ["–", "–", "–", "–", "–", "–", "–"] }
+        let figure = r.interval?.estimate ?? t.medianNsPerOp
+        let interval = r.interval.map { "\(Fmt.ns($0.lower))–\(Fmt.ns($0.upper))" } ?? "–"
+        var launches = "–"
+        if let spread = r.launchSpread, let lo = spread.values.min(), let hi = spread.values.max() {
+            launches = spread.values.count < 2 ? Fmt.ns(lo) : "\(spread.values.count): \(Fmt.ns(lo))–\(Fmt.ns(hi))"
+            if spread.bimodal { launches += " TWO MODES" }
+        }
+        let sameCase = report.results.filter { $0.workload == r.workload && $0.caseLabel == r.caseLabel && $0.status == .ok }
+        let fastest = sameCase.compactMap { $0.interval?.estimate ?? $0.throughput?.medianNsPerOp }.min() ?? figure
+        var versus = "–", verdict = r.versus == nil ? "reference" : "–"
+        if let v = r.versus {
+            versus = "\(Fmt.ratio(v.ratio.estimate)) [\(Fmt.ratio(v.ratio.lower))–\(Fmt.ratio(v.ratio.upper))] ×\(v.reference)"
+            verdict = v.verdict.rawValue
+        }
+        return [Fmt.ns(figure), interval, launches, Fmt.rate(1e9 / figure), Fmt.ratio(figure / fastest), versus, verdict]
+    }
+
+    func statusText(_ r: CaseResult) -> String {
+        var s: String
+        switch r.status {
+        case .ok: s = "ok"
+        case .unsupported: s = "unsupported: \(r.reason ?? "")"
+        case .failed: s = "FAILED: \(r.reason ?? "")"
+        case .crashed: s = "crashed: \(r.reason ?? "")"
+        case .timedOut: s = "hung: \(r.reason ?? "")"
+        }
+        if r.status == .ok, !r.counters.isEmpty {
+            s += " (" + r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", ") + ")"
+        }
+        if r.isolated && r.status == .ok { s += " [child process]" }
+        return s
+    }
+
+    func latencyTable(_ rows: [CaseResult]) -> Table? {
+        let withLatency = rows.filter { $0.latency != nil }
+        guard !withLatency.isEmpty else { return nil }
+        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
+        var headers = ["subject"]
+        if hasVariant { headers.append("case") }
+        headers += ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
+        var out: [[String]] = []
+        for r in withLatency {
+            for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
+                guard let s else { continue }
+                var cells = [r.subject.rawValue]
+                if hasVariant { cells.append(r.caseLabel) }
+                cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
+                out.append(cells)
+            }
+        }
+        return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, 2] : [0, 1])
+    }
+
+    func targetsTable() -> Table {
+        Table(headers: ["target", "measured", "verdict"], rows: report.targets.map { t in
+            [t.description, Self.measured(t), t.verdict.rawValue]
+        }, leftColumns: [0, 2])
+    }
+
+    var header: [String] {
+        let m = report.machine
+        let p = report.parameters
+        return machineLines + [
+            p.launchCount > 1
+                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md);"
+                : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
+            "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
+            "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
+            "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
+        ]
+    }
+
+    /// Which counter gave the allocation figures.
+    var allocationMethod: String {
+        switch report.machine.allocationCounting {
+        case "jemalloc": return "counted by jemalloc's statistics (thread caches flushed at both ends of each; bytes by size class)."
+        case "interposer": return "counted by the malloc interposer (every malloc/calloc/realloc/posix_memalign/aligned_alloc/memalign request; requested bytes)."
+        default: return "not counted in this run."
+        }
+    }
+
+    var failures: [CaseResult] { report.results.filter(\.failsRun) }
+}
+
+/// The terminal report. By default every line fits `width` columns (a CI log, a 120-column
+/// terminal); `wide` adds every column (launch spread, throughput, ×fastest, bytes) and the
+/// full method, as the Markdown, CSV and JSON reports have them.
+package enum TextReport {
+    /// The widest line of the default report.
+    package static let width = 120
+
+    package static func render(_ report: BenchReport, percentiles: Bool = false, wide: Bool = false) -> String {
+        let t = ReportTables(report: report)
+        let limit: Int? = wide ? nil : width
+        func prose(_ line: String) -> String { wide ? line + "\n" : wrapped(line) }
+        var out = "Signals bench\n"
+        for line in wide ? t.header : t.compactHeader { out += prose(line) }
+        if report.machine.allocationCounting == nil { out += prose("note: " + AllocationFigures.howToEnable) }
+        for (w, rows) in t.byWorkload {
+            out += "\n" + prose("== \(w.rawValue) — \(w.summary) ==")
+            if wide {
+                out += t.throughputTable(rows).text()
+            } else {
+                let (table, notes) = t.compactThroughputTable(rows)
+                out += table.text(maxWidth: limit)
+                for n in notes { out += wrapped("· " + n, indent: 4) }
+            }
+            if let note = t.crossCoreNote(rows) { out += prose(note) }
+            if let l = wide ? t.latencyTable(rows) : t.compactLatencyTable(rows) { out += "\n" + l.text(maxWidth: limit) }
+            if percentiles {
+                for r in rows {
+                    for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
+                        guard let s else { continue }
+                        out += "\npercentile distribution, \(r.subject.rawValue) \(r.caseLabel) \(kind) (ns):\n"
+                        out += "  percentile        ns\n"
+                        for p in s.distribution { out += String(format: "  %10.5f  %10llu\n", p.percentile, p.ns) }
+                    }
+                }
+            }
+        }
+        out += "\n== targets (lockfree; a miss is reported, it does not fail the run) ==\n"
+        out += wide ? t.targetsTable().text() : t.compactTargetsTable().text(maxWidth: limit)
+        out += prose("peer references: " + Targets.peerReferences.joined(separator: "; "))
+        let failures = t.failures
+        if failures.isEmpty {
+            out += "\nresult: PASS (every guarantee held for lockfree and mutex)\n"
+        } else {
+            out += "\nresult: FAIL\n"
+            for f in failures { out += prose("  \(f.key) · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")") }
+        }
+        return out
+    }
+}
+
+/// The Markdown report, for CI summaries.
+package enum MarkdownReport {
+    package static func render(_ report: BenchReport) -> String {
+        let t = ReportTables(report: report)
+        var out = "# Signals bench\n\n" + t.header.map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+        if report.machine.allocationCounting == nil { out += "- note: " + AllocationFigures.howToEnable + "\n" }
+        let failures = t.failures
+        out += "\n**Result: \(failures.isEmpty ? "PASS" : "FAIL")**\n"
+        for f in failures { out += "- `\(f.key)` · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")\n" }
+        out += "\n## Targets\n\n" + t.targetsTable().markdown()
+        for (w, rows) in t.byWorkload {
+            out += "\n## \(w.rawValue) — \(w.summary)\n\n" + t.throughputTable(rows).markdown()
+            if let note = t.crossCoreNote(rows) { out += "\n" + note + "\n" }
+            if let l = t.latencyTable(rows) { out += "\nLatency (ns):\n\n" + l.markdown() }
+        }
+        return out
+    }
+}
