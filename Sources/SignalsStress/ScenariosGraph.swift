@@ -248,27 +248,22 @@ package struct CaptureSubscribeScenario: LabelledStressScenario {
             it.track(input, "input"); it.track(multi, "multi")
             let ledger = it.ledger
             let shared = it.shared
-            it.runActors(it.threads) { a, rng in
-                if a == senderCount {
-                    for k in 0..<max(4, n / 16) {
-                        let began = clock.tick()
-                        let capture = multi.capture()
-                        it.track(capture, "capture")
-                        let captured = capture.values.map { StressEvent.value(sender: $0.sender, seq: $0.seq, tag: $0.tag) }
-                        rng.perturb()
-                        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
-                        let token = ledger.token()
-                        let output = capture.subscribe { r in withExtendedLifetime(token) { recorder.receive(r) } }
-                        rng.hold()
-                        output.cancel()
-                        recorder.markCancelled()
-                        log.entries.append((captured, recorder, began))
-                        it.progress(a, k)
-                    }
-                    return
-                }
+            it.runChurn(churn: { _, rng in
+                let began = clock.tick()
+                let capture = multi.capture()
+                it.track(capture, "capture")
+                let captured = capture.values.map { StressEvent.value(sender: $0.sender, seq: $0.seq, tag: $0.tag) }
+                rng.perturb()
+                let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
+                let token = ledger.token()
+                let output = capture.subscribe { r in withExtendedLifetime(token) { recorder.receive(r) } }
+                rng.hold()
+                output.cancel()
+                recorder.markCancelled()
+                log.entries.append((captured, recorder, began))
+            }, senders: { a, rng in
                 senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
-            }
+            })
             input.complete()
         }
         for (k, entry) in log.entries.enumerated() {
@@ -349,20 +344,15 @@ package struct GenerateReactivationScenario: LabelledStressScenario {
             it.track(generated, "generate signal"); it.track(multi, "multi")
             let ledger = it.ledger
             let shared = it.shared
-            it.runActors(it.threads) { a, rng in
-                if a == senderCount {
-                    for k in 0..<max(4, n / 16) {
-                        let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
-                        let output = multi.stressSubscribe(recorder, ledger: ledger)
-                        rng.hold()
-                        output.cancel()
-                        recorder.markCancelled()
-                        log.recorders.append(recorder)
-                        rng.perturb()
-                        it.progress(a, k)
-                    }
-                    return
-                }
+            it.runChurn(churn: { _, rng in
+                let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
+                let output = multi.stressSubscribe(recorder, ledger: ledger)
+                rng.hold()
+                output.cancel()
+                recorder.markCancelled()
+                log.recorders.append(recorder)
+                rng.perturb()
+            }, senders: { a, rng in
                 let s = senders[a]
                 for i in 0..<n {
                     let deactivatedBefore = state.deactivated.load(ordering: .acquiring)
@@ -378,7 +368,7 @@ package struct GenerateReactivationScenario: LabelledStressScenario {
                     rng.perturb()
                     if i & 31 == 0 { it.progress(a, i) }
                 }
-            }
+            })
         }
         var findings: [StressFinding] = []
         if state.callbacks.overlaps > 0 {

@@ -122,6 +122,24 @@ extension StressIteration {
     }
 }
 
+extension StressIteration {
+    /// The churn skeleton: the last of the iteration's actors runs `churn(k, random)` for each
+    /// round `k` (at least 4, one per 16 operations), reporting progress after each, while the
+    /// others run `sender(actor, random)`.
+    package func runChurn(churn: @escaping @Sendable (_ round: Int, _ random: inout StressRandom) -> Void,
+                          senders sender: @escaping @Sendable (_ actor: Int, _ random: inout StressRandom) -> Void) {
+        let churner = threads - 1
+        let rounds = max(4, operations / 16)
+        runActors(threads) { a, rng in
+            guard a == churner else { return sender(a, &rng) }
+            for k in 0..<rounds {
+                churn(k, &rng)
+                self.progress(a, k)
+            }
+        }
+    }
+}
+
 /// Where `run` stops counting up by one: the index of the first value that is not the one
 /// before plus 1, with the check it breaks (`duplicate` when it is not above the one before,
 /// `lost` when it skips), and the values around it for the report. Nil when `run` is

@@ -248,27 +248,6 @@ struct ReportTables {
         return (Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, verdictColumn] : [0, verdictColumn]), notes)
     }
 
-    /// The latency percentiles people read: p50, p99, p99.9 and max.
-    func compactLatencyTable(_ rows: [CaseResult]) -> Table? {
-        let withLatency = rows.filter { $0.latency != nil }
-        guard !withLatency.isEmpty else { return nil }
-        let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
-        var headers = ["subject"]
-        if hasVariant { headers.append("case") }
-        headers += ["latency (ns)", "p50", "p99", "p99.9", "max"]
-        var out: [[String]] = []
-        for r in withLatency {
-            for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
-                guard let s else { continue }
-                var cells = [r.subject.rawValue]
-                if hasVariant { cells.append(r.caseLabel) }
-                cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
-                out.append(cells)
-            }
-        }
-        return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, 2] : [0, 1])
-    }
-
     /// Targets with the description last, so it wraps.
     func compactTargetsTable() -> Table {
         Table(headers: ["verdict", "measured", "target"], rows: report.targets.map { t in
@@ -287,19 +266,6 @@ struct ReportTables {
         return [
             "machine: \(m.cores) cores, \(m.cpuModel); \(m.os)",
             "build: \(m.toolchain), \(m.buildConfiguration) configuration; allocator: \(m.allocator); date: \(m.date)",
-        ]
-    }
-
-    /// The default header: what ran, where, and how, in lines that fit.
-    var compactHeader: [String] {
-        let m = report.machine
-        let p = report.parameters
-        return machineLines + [
-            p.launchCount > 1
-                ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md; --wide for the details)"
-                : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(p.quick ? " (--quick)" : "")",
-            "latency: 1 send in \(p.latencySampleEvery) timed in one extra round; each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)",
-            "allocations: median over the rounds, " + allocationMethod,
         ]
     }
 
@@ -354,20 +320,25 @@ struct ReportTables {
         return s
     }
 
-    func latencyTable(_ rows: [CaseResult]) -> Table? {
+    /// The latency table: by default the percentiles people read (p50, p99, p99.9, max);
+    /// `wide`, every percentile and the sample count.
+    func latencyTable(_ rows: [CaseResult], wide: Bool) -> Table? {
         let withLatency = rows.filter { $0.latency != nil }
         guard !withLatency.isEmpty else { return nil }
         let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
-        headers += ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
+        headers += wide ? ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
+            : ["latency (ns)", "p50", "p99", "p99.9", "max"]
         var out: [[String]] = []
         for r in withLatency {
             for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
                 guard let s else { continue }
                 var cells = [r.subject.rawValue]
                 if hasVariant { cells.append(r.caseLabel) }
-                cells += [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
+                cells += wide
+                    ? [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
+                    : [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
                 out.append(cells)
             }
         }
@@ -380,13 +351,26 @@ struct ReportTables {
         }, leftColumns: [0, 2])
     }
 
-    var header: [String] {
+    /// What ran, where, and how: by default in lines that fit; `wide`, the method in full.
+    func header(wide: Bool) -> [String] {
         let m = report.machine
         let p = report.parameters
+        let effect = String(format: "%g", p.smallestEffectValue * 100)
+        let quick = p.quick ? " (--quick)" : ""
+        let paired = p.launchCount > 1
+        guard wide else {
+            return machineLines + [
+                paired
+                    ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(effect)% smallest effect (docs/bench-guide.md; --wide for the details)"
+                    : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(quick)",
+                "latency: 1 send in \(p.latencySampleEvery) timed in one extra round; each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)",
+                "allocations: median over the rounds, " + allocationMethod,
+            ]
+        }
         return machineLines + [
-            p.launchCount > 1
-                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(String(format: "%g", p.smallestEffectValue * 100))% smallest effect (docs/bench-guide.md);"
-                : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(p.quick ? " (--quick)" : "");",
+            paired
+                ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(effect)% smallest effect (docs/bench-guide.md);"
+                : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(quick);",
             "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
             "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
@@ -417,7 +401,7 @@ package enum TextReport {
         let limit: Int? = wide ? nil : width
         func prose(_ line: String) -> String { wide ? line + "\n" : wrapped(line) }
         var out = "Signals bench\n"
-        for line in wide ? t.header : t.compactHeader { out += prose(line) }
+        for line in t.header(wide: wide) { out += prose(line) }
         if report.machine.allocationCounting == nil { out += prose("note: " + AllocationFigures.howToEnable) }
         for (w, rows) in t.byWorkload {
             out += "\n" + prose("== \(w.rawValue) — \(w.summary) ==")
@@ -429,7 +413,7 @@ package enum TextReport {
                 for n in notes { out += wrapped("· " + n, indent: 4) }
             }
             if let note = t.crossCoreNote(rows) { out += prose(note) }
-            if let l = wide ? t.latencyTable(rows) : t.compactLatencyTable(rows) { out += "\n" + l.text(maxWidth: limit) }
+            if let l = t.latencyTable(rows, wide: wide) { out += "\n" + l.text(maxWidth: limit) }
             if percentiles {
                 for r in rows {
                     for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
@@ -459,7 +443,7 @@ package enum TextReport {
 package enum MarkdownReport {
     package static func render(_ report: BenchReport) -> String {
         let t = ReportTables(report: report)
-        var out = "# Signals bench\n\n" + t.header.map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
+        var out = "# Signals bench\n\n" + t.header(wide: true).map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
         if report.machine.allocationCounting == nil { out += "- note: " + AllocationFigures.howToEnable + "\n" }
         let failures = t.failures
         out += "\n**Result: \(failures.isEmpty ? "PASS" : "FAIL")**\n"
@@ -468,7 +452,7 @@ package enum MarkdownReport {
         for (w, rows) in t.byWorkload {
             out += "\n## \(w.rawValue) — \(w.summary)\n\n" + t.throughputTable(rows).markdown()
             if let note = t.crossCoreNote(rows) { out += "\n" + note + "\n" }
-            if let l = t.latencyTable(rows) { out += "\nLatency (ns):\n\n" + l.markdown() }
+            if let l = t.latencyTable(rows, wide: true) { out += "\nLatency (ns):\n\n" + l.markdown() }
         }
         return out
     }
