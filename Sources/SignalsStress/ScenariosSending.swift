@@ -46,8 +46,8 @@ package struct ConcurrentSendScenario: LabelledStressScenario {
     }
 }
 
-/// Senders feed a merged input directly and through sources that another thread keeps adding
-/// and removing.
+/// Senders feed a merged input directly and through sources (multis and plain signals) that
+/// another thread keeps adding and removing.
 ///
 /// Arbiter: the direct sender's values exactly once; source values once at most (a value in
 /// transit when its source is removed may be dropped: INTERESTING), per-sender FIFO, no
@@ -68,9 +68,15 @@ package struct MergedMutationScenario: LabelledStressScenario {
             it.track(merged, "merged input"); it.track(signal, "merged signal")
             let output = stream.subscribe(signal)
             var sourceInputs: [SignalInput<StressMsg>] = []
-            var sources: [SignalMulti<StressMsg>] = []
+            var sources: [Signal<StressMsg>] = []
+            // Every other source (the first one or the second, by iteration) is a plain signal:
+            // its single output must be free again once removed, or adding it back is refused
+            // as `.duplicate`.
+            let plain = it.random.below(2)
             for s in 0..<sourceCount {
-                let (i, m) = Signal<StressMsg>.create(delivery: it.variant) { $0.multicast() }
+                let (i, m): (SignalInput<StressMsg>, Signal<StressMsg>) = s & 1 != plain
+                    ? Signal<StressMsg>.create(delivery: it.variant) { $0.multicast() }
+                    : Signal<StressMsg>.create(delivery: it.variant)
                 it.track(i, "source input \(s)"); it.track(m, "source \(s)")
                 sourceInputs.append(i)
                 sources.append(m)

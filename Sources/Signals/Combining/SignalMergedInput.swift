@@ -99,9 +99,14 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
         let node = self.node
         // The loop check comes first, so a refused source keeps its output and can be used
         // elsewhere.
+        // The output is held by the record, not taken for good: once the source is removed,
+        // has ended, or the merged node is freed, it can be added again or subscribed
+        // (CwlSignal: the source's handler goes with the merge's processor).
+        let claim = OutputClaim()
         let (error, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
             if graphReaches(from: source.root, to: node) { return (.loop, false) }
-            guard source.takeOutput() else { return (.duplicate, false) }
+            guard source.takeOutput(by: claim) else { return (.duplicate, false) }
+            record.outputClaim = claim
             return (nil, node.editActivation { $0.feeders.append(record) })
         }
         // Starting the source runs user code: never under the topology lock.
@@ -109,7 +114,10 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
         return error
     }
 
-    /// Removes a source added with `add`; values of it still in transit may be dropped.
+    /// Removes a source added with `add`; values of it still in transit may be dropped. Once
+    /// it has stopped (before this returns, unless another thread is applying this node's
+    /// activation changes at that moment), its output is free: it may be added again or
+    /// subscribed.
     ///
     /// - Parameter source: a signal passed to `add(_:closePropagation:)`.
     /// - Returns: true if it was a source and is removed now.

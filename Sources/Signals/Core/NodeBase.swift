@@ -24,7 +24,13 @@ final class FeederRecord: @unchecked Sendable {
     /// the feeder's own state visible to it. Costs nothing on the value path.
     let active = Atomic<Bool>(false)
     var isActive: Bool { active.load(ordering: .acquiring) }
+    /// The hold on the source's single output, for a feeder that took it for as long as it is
+    /// a feeder (a merged input's source): dropped when the record goes, after the feeder has
+    /// stopped (removed, ended, or the node freed), so the source can be added or subscribed
+    /// again. Set before the record is shared.
+    @usableFromInline var outputClaim: OutputClaim?
     @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
+    deinit { outputClaim?.drop() }
 }
 
 /// What every node shares regardless of its value type: its feeders, whether they should be

@@ -205,4 +205,46 @@ import Testing
         #expect(weakSignal == nil, "merged signal freed")
         withExtendedLifetime(s1) {}
     }
+
+    /// A removed source's output is free again: it can be added back (its values flow again)
+    /// or subscribed directly (CwlSignal: the source's handler goes with the merge's
+    /// processor). A mapped source frees its whole chain.
+    @Test(arguments: DeliveryVariant.allCases)
+    func removedSourceCanBeAddedAgainOrSubscribed(_ variant: DeliveryVariant) {
+        let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
+        let (c, out) = signal.collect()
+        let (s1, sig1) = Signal<Int>.create(delivery: variant)
+        let mapped = sig1.map { $0 * 10 }
+        #expect(merged.add(mapped) == nil)
+        #expect(s1.send(value: 1) == nil)
+        #expect(merged.remove(mapped))
+        #expect(merged.add(mapped) == nil, "added again after remove")
+        #expect(s1.send(value: 2) == nil)
+        #expect(merged.remove(mapped))
+        let (direct, directOut) = mapped.collect()
+        #expect(s1.send(value: 3) == nil)
+        #expect(c.events == [.value(10), .value(20)])
+        #expect(direct.events == [.value(30)], "subscribed directly after remove")
+        directOut.cancel()
+        out.cancel()
+    }
+
+    /// Once a merged graph is gone (its subscription cancelled, its input and signal released),
+    /// a source it held, which never ended, is free for another merged input or a subscriber.
+    @Test(arguments: DeliveryVariant.allCases)
+    func sourceIsFreeOnceItsMergedGraphIsGone(_ variant: DeliveryVariant) {
+        let (s1, sig1) = Signal<Int>.create(delivery: variant)
+        do {
+            let (merged, out) = Signal<Int>.mergedChannel(delivery: variant).subscribeValues { _ in }
+            #expect(merged.add(sig1) == nil)
+            #expect(s1.send(value: 1) == nil)
+            out.cancel()
+        }
+        let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
+        #expect(merged.add(sig1) == nil)
+        let (c, out) = signal.collect()
+        #expect(s1.send(value: 2) == nil)
+        #expect(c.events == [.value(2)])
+        out.cancel()
+    }
 }
