@@ -94,3 +94,79 @@ package struct ActivationOperatorsFloodScenario: LabelledStressScenario {
         return all
     }
 }
+
+/// T threads each build, again and again, an operator over an input of their own and one
+/// shared signal (`combineLatest` or `merge`, by round), subscribe it, cancel and release it.
+/// At most one operator holds the shared signal at a time; the others are refused as
+/// `.duplicate`.
+///
+/// Arbiter: a refused operator gives back its own input (subscribed directly right after, it
+/// delivers a value sent into it); a winner delivers the values sent into both inputs; once
+/// every operator is gone the shared signal is free (subscribed directly, it delivers); every
+/// graph object is freed after the iteration.
+package struct OperatorInputRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "operator-input-race",
+        "T threads combine/merge their own input with one shared signal, subscribe, release; refused ones give their input back",
+        acceptable: "one holder at a time; inputs given back")
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let rounds = max(8, it.operations / 4)
+        let findings = StressLock<[StressFinding]>([])
+        let won = StressCounter(0)
+        let (sharedInput, shared) = Signal<Int>.create(delivery: it.variant)
+        it.track(sharedInput, "shared input")
+        it.track(shared, "shared signal")
+        it.runActors(it.threads) { a, rng in
+            for k in 0..<rounds {
+                let who = "actor \(a) round \(k)"
+                let (input, own) = Signal<Int>.create(delivery: it.variant)
+                let got = StressLock<[Int]>([])
+                let refused = StressLock<Bool>(false)
+                do {
+                    let op = k & 1 == 0 ? own.combineLatest(shared) { x, _ in x } : own.merge(with: shared)
+                    let out = op.subscribe { r in
+                        switch r {
+                        case .success(let v): got.withLock { $0.append(v) }
+                        case .failure(let e): if case .other(let err) = e, err as? SignalBindError == .duplicate { refused.withLock { $0 = true } }
+                        }
+                    }
+                    rng.perturb()
+                    if !refused.withLock({ $0 }) {
+                        _ = won.next()
+                        // combineLatest needs a value from the shared side first.
+                        _ = sharedInput.send(value: -1)
+                        // Another thread may still be delivering into the shared signal's old
+                        // edge: the value may arrive on its thread, a moment later.
+                        let sent = input.send(value: k)
+                        if sent != nil || !it.waitUntil("the holder's value", timeoutSeconds: 5, { got.withLock { $0.contains(k) } }) {
+                            findings.add(.forbidden(StressCheck.lost, "\(who): the operator holding the shared signal lost \(k): \(got.withLock { $0 })"))
+                        }
+                    }
+                    out.cancel()
+                }
+                // Refused or released: the own input is free again.
+                let direct = StressLock<[Int]>([])
+                let out = own.subscribeValues { v in direct.withLock { $0.append(v) } }
+                let sent = input.send(value: 1_000 + k)
+                if sent != nil || !it.waitUntil("the given-back input's value", timeoutSeconds: 5, { direct.withLock { $0 } == [1_000 + k] }) {
+                    findings.add(.forbidden(StressCheck.setupFailed, "\(who): own input not given back (\(refused.withLock { $0 } ? "refused" : "released") operator): got \(direct.withLock { $0 })"))
+                }
+                out.cancel()
+                it.progress(a, k)
+            }
+        }
+        // Every operator is gone: the shared signal is free.
+        let last = StressLock<[Int]>([])
+        let out = shared.subscribeValues { v in last.withLock { $0.append(v) } }
+        let sent = sharedInput.send(value: 7)
+        if sent != nil || !it.waitUntil("the shared signal's value", timeoutSeconds: 5, { last.withLock { $0 } == [7] }) {
+            findings.add(.forbidden(StressCheck.setupFailed, "shared signal still taken after every operator was released: \(last.withLock { $0 })"))
+        }
+        out.cancel()
+        var all = findings.all
+        if won.load == 0 { all.append(.interesting("no operator won the shared signal", "\(rounds) rounds × \(it.threads) threads")) }
+        return all
+    }
+}

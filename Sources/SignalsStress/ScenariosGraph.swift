@@ -552,6 +552,7 @@ package enum StressCatalogue {
             ReconnectorRaceScenario(),
             CaptureResumeEndScenario(),
             ActivationOperatorsFloodScenario(),
+            OperatorInputRaceScenario(),
         ]
     }
 }

@@ -11,10 +11,15 @@ extension Signal {
     public func merge(with others: Signal<T>..., context: Exec = .direct) -> Signal<T> {
         let all = [self] + others
         let node = SignalNode<Tagged<T>>(variant: delivery, newGenerationOnDeactivate: true)
+        // Each output is held by its record: a refused input gives back the ones taken before
+        // it, and all of them come free when the node goes.
+        var records: [FeederRecord] = []
         for (i, s) in all.enumerated() {
-            guard s.takeOutput() else { return .duplicate(delivery: delivery, root: node) }
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } }))
+            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } })
+            guard s.takeOutput(for: record) else { return .duplicate(delivery: delivery, root: node) }
+            records.append(record)
         }
+        for record in records { node.addFeeder(record) }
         let count = all.count
         return Signal<Tagged<T>>(rootedAt: node).transform(initialState: 0, context: context) { ended, r, next in
             routeCombined(r, next) { tagged in

@@ -102,11 +102,9 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
         // The output is held by the record, not taken for good: once the source is removed,
         // has ended, or the merged node is freed, it can be added again or subscribed
         // (CwlSignal: the source's handler goes with the merge's processor).
-        let claim = OutputClaim()
         let (error, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
             if graphReaches(from: source.root, to: node) { return (.loop, false) }
-            guard source.takeOutput(by: claim) else { return (.duplicate, false) }
-            record.outputClaim = claim
+            guard source.takeOutput(for: record) else { return (.duplicate, false) }
             return (nil, node.editActivation { $0.feeders.append(record) })
         }
         // Starting the source runs user code: never under the topology lock.

@@ -79,9 +79,10 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// Takes the single output for good (a combined or merged node, a multi: they keep their
-    /// sources for their whole life). `SignalMulti` overrides this: it has as many as asked
-    /// for.
+    /// Takes the single output for good (the async bridges and the side inputs of
+    /// `OperatorSupport`; combined and merged nodes and the multis hold theirs through their
+    /// feeder records instead, `takeOutput(for:)`). `SignalMulti` overrides this: it has as
+    /// many as asked for.
     @usableFromInline
     func takeOutput() -> Bool {
         claimSlot.withLock { slot in
@@ -89,6 +90,18 @@ public class Signal<T: Sendable>: @unchecked Sendable {
             slot.permanentlyTaken = true
             return true
         }
+    }
+
+    /// Takes the single output for `record`, a feeder of a derived node (a merge, a combine, a
+    /// multi, a merged input's source), for as long as the record exists: a refused operator
+    /// gives back the outputs it took before (its records go with it), and a node that is
+    /// freed, or a merged source removed, frees its inputs for other uses.
+    @usableFromInline
+    func takeOutput(for record: FeederRecord) -> Bool {
+        let claim = OutputClaim()
+        guard takeOutput(by: claim) else { return false }
+        record.outputClaim = claim
+        return true
     }
 
     /// Takes the single output for as long as `claim` holds it: it is free again once the

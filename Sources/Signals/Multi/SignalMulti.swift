@@ -37,13 +37,14 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     static func make(upstream: Signal<T>, cache: MultiCache<T>, eager: Bool) -> SignalMulti<T> {
         var cache = cache
         let node = SignalNode<T>(variant: upstream.delivery)
-        let taken = upstream.takeOutput()
+        // The upstream's output is held by the feeder's record: free again once the multi's
+        // node is gone.
+        let record = FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink(forwardingInto: n) })
+        let taken = upstream.takeOutput(for: record)
         if !taken { cache.end = .other(SignalBindError.duplicate) }
         let m = Multicaster<T>(node: node, cache: cache)
         node.output = SignalSink(value: { m.receive(value: $0) }, end: { m.receive(end: $0) })
-        if taken {
-            node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink(forwardingInto: n) }))
-        }
+        if taken { node.addFeeder(record) }
         guard eager else {
             return SignalMulti(delivery: upstream.delivery, node: node, multicaster: m, hold: nil) { sink in m.addBranch(sink) }
         }
