@@ -34,6 +34,16 @@ enum Fmt {
 }
 
 /// Words of `text` in lines of at most `width` characters (a longer word gets a line of its own).
+extension String {
+    /// The string without its trailing spaces. Leading ones stay: a continuation row (empty
+    /// first cells) and a right-aligned first column keep their alignment.
+    func trimmingTrailingSpaces() -> String {
+        var s = Substring(self)
+        while s.last == " " { s = s.dropLast() }
+        return String(s)
+    }
+}
+
 func wrap(_ text: String, width: Int) -> [String] {
     var lines: [String] = []
     var current = ""
@@ -105,7 +115,7 @@ package struct Table {
             cells.enumerated().map { i, c in
                 let pad = String(repeating: " ", count: max(0, widths[i] - c.count))
                 return leftColumns.contains(i) ? c + pad : pad + c
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            }.joined(separator: "  ").trimmingTrailingSpaces()
         }
         func lines(_ cells: [String]) -> String {
             guard maxWidth != nil, cells.count == headers.count, cells[last].count > lastWidth else { return line(cells) + "\n" }

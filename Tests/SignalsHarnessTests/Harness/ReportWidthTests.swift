@@ -133,4 +133,15 @@ struct ReportWidthTests {
         #expect(text.split(separator: "\n").allSatisfy { $0.count <= TextReport.width }, "\(text)")
         #expect(text.contains("goes on"))
     }
+
+    /// A continuation row (its first cells empty, as `bench stress` prints a scenario's second
+    /// outcome) keeps its cells under their columns: only trailing spaces are trimmed.
+    @Test func continuationRowsKeepTheirColumns() {
+        let table = Table(headers: ["scenario", "count", "outcome"],
+                          rows: [["merged-add-remove", "3", "dropped"], ["", "12", "delivered"]],
+                          leftColumns: [0, 2])
+        let lines = table.text().split(separator: "\n").map(String.init)
+        #expect(lines[2] == "merged-add-remove      3  dropped")
+        #expect(lines[3] == "                      12  delivered")
+    }
 }
