@@ -28,7 +28,7 @@ package struct ActivationOperatorsFloodScenario: LabelledStressScenario {
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
-        let findings = StressLock<[StressFinding]>([])
+        let findings = StressFindings()
         let inside = Atomic<Bool>(false)
         let overlaps = StressCounter(0)
         let ledger = it.ledger
@@ -106,18 +106,16 @@ package struct ActivationOperatorsFloodScenario: LabelledStressScenario {
 /// graph object is freed after the iteration.
 package struct OperatorInputRaceScenario: LabelledStressScenario {
     package init() {}
-    package let label = StressScenarioLabel(
-        "operator-input-race",
-        "T threads combine/merge their own input with one shared signal, subscribe, release; refused ones give their input back",
-        acceptable: "one holder at a time; inputs given back")
+    package let label = StressScenarioLabel("operator-input-race", "T threads combine/merge an own input with one shared signal", acceptable: "one holder at a time; inputs given back")
 
     package func run(_ it: StressIteration) -> [StressFinding] {
-        let rounds = max(8, it.operations / 4)
-        let findings = StressLock<[StressFinding]>([])
-        let won = StressCounter(0)
+        // The shared signal every operator competes for, and how often one held it.
         let (sharedInput, shared) = Signal<Int>.create(delivery: it.variant)
         it.track(sharedInput, "shared input")
         it.track(shared, "shared signal")
+        let won = StressCounter(0)
+        let findings = StressFindings()
+        let rounds = max(8, it.operations / 4)
         it.runActors(it.threads) { a, rng in
             for k in 0..<rounds {
                 let who = "actor \(a) round \(k)"

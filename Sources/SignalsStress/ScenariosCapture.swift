@@ -57,7 +57,7 @@ package struct CaptureActivationScenario: LabelledStressScenario {
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(8, it.operations / 4)
         let capturers = max(1, it.threads - 1)
-        let findings = StressLock<[StressFinding]>([])
+        let findings = StressFindings()
         let replayedElsewhere = StressCounter(0)
         do {
             let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }

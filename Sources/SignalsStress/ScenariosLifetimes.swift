@@ -33,7 +33,7 @@ package struct SelfRetainingReleaseScenario: LabelledStressScenario {
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 16)
-        let findings = StressLock<[StressFinding]>([])
+        let findings = StressFindings()
         let ledger = it.ledger
         it.runActors(it.threads) { a, rng in
             for k in 0..<rounds {
@@ -145,7 +145,7 @@ package struct CacheUntilActiveScenario: LabelledStressScenario {
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
-        let findings = StressLock<[StressFinding]>([])
+        let findings = StressFindings()
         // `exact`: a `subscribeValues` run, whose handler is behind the branch's own gate only,
         // so its cancel drops nothing: the next run must start right after it.
         let runs = StressLock<[(start: Int, values: [Int], captured: [Int]?, exact: Bool)]>([])
@@ -273,7 +273,7 @@ package struct ContinuousKeepingReadersScenario: LabelledStressScenario {
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(4, it.operations / 8)
-        let findings = StressLock<[StressFinding]>([])
+        let findings = StressFindings()
         let refusedAfterFirst = StressCounter(0)
         do {
             let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuousWhileActive(discardOnDeactivate: false) }

@@ -150,13 +150,16 @@ func stressConsecutiveBreak(_ run: [Int]) -> (index: Int, check: String, around:
     return (i, check, run[max(0, i - 3)..<min(run.count, i + 3)])
 }
 
-extension StressLock where Value == [StressFinding] {
-    /// Files `finding` (from any actor).
-    package func add(_ finding: StressFinding) { withLock { $0.append(finding) } }
-    /// Files `findings` (from any actor).
-    package func add(_ findings: [StressFinding]) { withLock { $0 += findings } }
+/// The findings the actors of one iteration file as they go, from any thread.
+package final class StressFindings: Sendable {
+    let filed = StressLock<[StressFinding]>([])
+    package init() {}
+    /// Files `finding`.
+    package func add(_ finding: StressFinding) { filed.withLock { $0.append(finding) } }
+    /// Files `findings`.
+    package func add(_ findings: [StressFinding]) { filed.withLock { $0 += findings } }
     /// What was filed so far.
-    package var all: [StressFinding] { withLock { $0 } }
+    package var all: [StressFinding] { filed.withLock { $0 } }
 }
 
 /// Keeps a flooding sender at most `limit` values ahead of a permanent branch of the multi it
