@@ -27,9 +27,12 @@ enum FlattenStrategy: Sendable {
 struct FlattenState<U: Sendable>: Sendable {
     @usableFromInline var nextID = 0
     @usableFromInline var active: [Int: SignalOutput<U>] = [:]
-    /// Inner signals waiting their turn, captured (active, their values held); dropping one
-    /// deactivates it.
-    @usableFromInline var waiting: [SignalCapture<U>] = []
+    /// Inner signals waiting their turn, not yet subscribed (ReactiveX's rule: a waiting
+    /// inner signal is subscribed only when a running one ends, so its work does not start
+    /// early); dropping one leaves it unsubscribed. `waitingHead` is the next to start: the
+    /// array is trimmed only when the head has passed half of it, so starting one is O(1).
+    @usableFromInline var waiting: [Signal<U>] = []
+    @usableFromInline var waitingHead = 0
     /// The outer signal's end, once it has ended with `.complete` or `.cancelled`.
     @usableFromInline var outerEnd: SignalEnd?
     @usableFromInline init() {}
@@ -125,6 +128,12 @@ extension Signal {
     /// the signals made from later values wait, in order, for a running one to complete
     /// (`flatMap(maxPublishers:)`, `merge(maxConcurrent:)`).
     ///
+    /// A waiting inner signal is made (`transform` runs) when its value arrives but subscribed
+    /// only when a running one ends, as in RxJS, RxSwift and Combine: a timer or a request
+    /// starts then, not early. An inner signal fed by an input refuses what is sent to it
+    /// before its turn (`SignalSendError.inactive`). An error ends the result at once and drops
+    /// the waiting signals unsubscribed.
+    ///
     /// A `maxConcurrent` of zero or less ends the result as soon as it is activated with
     /// `SignalArgumentError` (no inner signal could ever run); `Int.max` is `flatMap(_:)`.
     ///
@@ -163,7 +172,10 @@ extension Signal {
     /// Like `flatMap(_:)`, but inner signals run one after another, in order: the next inner
     /// signal is subscribed when the previous one completes (`concatMap`).
     ///
-    /// `transform` runs when the value arrives; its signal is subscribed later.
+    /// `transform` runs when the value arrives; its signal is subscribed only when the running
+    /// one ends (RxJS, RxSwift, Combine), so a timer or a request made from a value starts
+    /// then. An inner signal fed by an input refuses what is sent to it before its turn
+    /// (`SignalSendError.inactive`); an error drops the waiting signals unsubscribed.
     ///
     /// - Parameter transform: makes an inner signal from each value.
     /// - Returns: the signal of the inner signals' values, in order.
@@ -194,6 +206,7 @@ extension Signal {
             func finish(_ end: SignalEnd) {
                 s.active = [:]
                 s.waiting = []
+                s.waitingHead = 0
                 next.send(end: end)
             }
             switch event {
@@ -205,10 +218,11 @@ extension Signal {
                     if s.active.count < limit {
                         start(transform(v))
                     } else {
-                        // A waiting inner signal is captured now (active at once), so what it
-                        // sends before its turn is held and delivered, in order, when its turn
-                        // comes, as `concat` buffers; it used to be refused as `.inactive`.
-                        s.waiting.append(transform(v).capture())
+                        // Made now, subscribed when its turn comes (RxJS, RxSwift and
+                        // Combine's `flatMap(maxPublishers:)` alike): a cold or timed inner
+                        // signal starts its work then, and an input-fed one refuses what it is
+                        // sent before its turn (`.inactive`).
+                        s.waiting.append(transform(v))
                     }
                 case .latest:
                     s.active = [:]  // releasing the outputs cancels them
@@ -221,7 +235,7 @@ extension Signal {
             case .upstream(.failure(let end)):
                 // `.complete` or `.cancelled`: no more inner signals; wait for the running ones.
                 s.outerEnd = end
-                if s.active.isEmpty && s.waiting.isEmpty { finish(end) }
+                if s.active.isEmpty && s.waitingHead == s.waiting.count { finish(end) }
             case .event(let inner):
                 guard s.active[inner.index] != nil else { return }  // cancelled or stale
                 switch inner.result {
@@ -232,8 +246,14 @@ extension Signal {
                 case .failure:
                     // `.complete` or `.cancelled` (its input was released): this inner is done.
                     s.active[inner.index] = nil
-                    if !s.waiting.isEmpty {
-                        start(s.waiting.removeFirst().signal(resend: true))
+                    if s.waitingHead < s.waiting.count {
+                        let inner = s.waiting[s.waitingHead]
+                        s.waitingHead += 1
+                        if s.waitingHead * 2 >= s.waiting.count {
+                            s.waiting.removeFirst(s.waitingHead)
+                            s.waitingHead = 0
+                        }
+                        start(inner)
                     } else if s.active.isEmpty, let end = s.outerEnd {
                         finish(end)
                     }
