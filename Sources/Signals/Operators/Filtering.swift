@@ -191,7 +191,12 @@ extension Signal {
     }
 
     /// Drops values until `trigger` sends its first value (`skipUntil`, `drop(untilOutputFrom:)`).
-    /// The trigger's end is ignored: if it ends without a value, everything is dropped.
+    ///
+    /// Ends as RxJS and RxSwift do: an error of the trigger before its first value fails the
+    /// result at once; once it has fired, nothing more of it matters. Its completion or
+    /// cancellation without a value is ignored: every value is then dropped, and the
+    /// source's end (completion included) is passed on when it comes (RxJS; RxSwift stays
+    /// silent at the source's completion while still skipping).
     ///
     /// State: whether the trigger has fired, per activation.
     ///
@@ -209,6 +214,8 @@ extension Signal {
                 next.send(end: end)
             case .result2(.success):
                 open = true
+            case .result2(.failure(.other(let error))):
+                if !open { next.send(end: .other(error)) }
             case .result2(.failure):
                 break
             }
