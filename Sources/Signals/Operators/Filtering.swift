@@ -342,7 +342,13 @@ extension Signal {
     // MARK: - Sampling
 
     /// Emits the latest value each time `trigger` sends a value, if a value arrived since the
-    /// last sample (`sample`). Ends when either signal ends (with that signal's end).
+    /// last sample (`sample`).
+    ///
+    /// Ends as RxJS does: this signal's end ends the result at once, with that end (a value
+    /// still waiting for a sample is dropped; RxSwift sends it at the next trigger value
+    /// instead); the trigger's error fails the result; the trigger's completion or
+    /// cancellation is ignored (no more samples are taken, and the result ends with this
+    /// signal).
     ///
     /// State: the latest unsampled value, per activation.
     ///
@@ -361,9 +367,14 @@ extension Signal {
                     latest = nil
                     next.send(value: l)
                 }
-            case .result1(.failure(let end)), .result2(.failure(let end)):
+            case .result1(.failure(let end)):
                 latest = nil
                 next.send(end: end)
+            case .result2(.failure(.other(let error))):
+                latest = nil
+                next.send(end: .other(error))
+            case .result2(.failure):
+                break
             }
         }
     }
