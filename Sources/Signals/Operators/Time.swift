@@ -224,7 +224,9 @@ extension Signal {
     /// Emits the values collected during each `timeSpan` (counting from activation) as an array,
     /// empty if none arrived; an array that reaches `count` values is emitted at once and starts
     /// a new span (`buffer(timeSpan:count:scheduler:)`, `collect(.byTimeOrCount)`). On completion
-    /// the values collected so far are emitted (if any) before it; errors drop them.
+    /// the open buffer is emitted before it, even empty (every ReactiveX does: spans of 10 s
+    /// and a completion at 15 s give `[]` at 10 s, `[]` at 15 s, then the completion); errors
+    /// and cancellation drop it.
     ///
     /// State: the array being filled, the span's timer and a generation number, per activation.
     ///
@@ -261,8 +263,9 @@ extension Signal {
                 }
             case .upstream(.failure(.complete)):
                 s.timer = nil
-                if !s.buffer.isEmpty { next.send(value: s.buffer) }
+                let last = s.buffer
                 s.buffer = []
+                next.send(value: last)
                 next.complete()
             case .upstream(.failure(let end)):
                 s = ([], nil, s.generation)
@@ -282,7 +285,8 @@ extension Signal {
     /// A new window opens as soon as the previous one closes, so windows may be empty.
     ///
     /// Subscribe to each window inside the handler that receives it. The end of this signal
-    /// ends the open window too.
+    /// ends the open window too (the window open at a completion completes then, even empty,
+    /// as `buffer(timeSpan:count:context:)` emits its open buffer).
     /// State: the open window's input, its count, the span's timer and a generation number,
     /// per activation.
     ///
