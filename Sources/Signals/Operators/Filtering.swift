@@ -383,6 +383,11 @@ extension Signal {
     /// one are dropped) (`withLatestFrom`). Ends when this signal ends or `other` fails; `other`
     /// completing or being cancelled keeps its last value in use.
     ///
+    /// `other` is connected before this signal, so a value it sends as it activates (the
+    /// latest of a `continuous()` multi) is there for this signal's own activation value:
+    /// `x.continuous(initialValue: 3).withLatestFrom(y.continuous(initialValue: 5)) { "\($0)\($1)" }`
+    /// emits `"35"` at once.
+    ///
     /// State: `other`'s latest value, per activation.
     ///
     /// - Parameters:
@@ -396,17 +401,21 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (T, U) -> V
     ) -> Signal<V> {
-        self.combine(other, initialState: U?.none, context: context) { (latest: inout U?, e: EitherResult2<T, U>, next: SignalNext<V>) in
+        // `other` is the first input so that it is connected first (inputs are connected in
+        // order): a value `other` sends as it activates (a `continuous` multi's latest) is
+        // its latest by the time this signal's activation value arrives (RxJS subscribes the
+        // other inputs before the source, too).
+        other.combine(self, initialState: U?.none, context: context) { (latest: inout U?, e: EitherResult2<U, T>, next: SignalNext<V>) in
             switch e {
-            case .result1(.success(let v)):
+            case .result2(.success(let v)):
                 if let u = latest { next.send(value: combine(v, u)) }
-            case .result1(.failure(let end)):
+            case .result2(.failure(let end)):
                 next.send(end: end)
-            case .result2(.success(let u)):
+            case .result1(.success(let u)):
                 latest = u
-            case .result2(.failure(.other(let error))):
+            case .result1(.failure(.other(let error))):
                 next.send(end: .other(error))
-            case .result2(.failure):
+            case .result1(.failure):
                 break
             }
         }
