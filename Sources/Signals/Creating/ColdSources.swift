@@ -16,6 +16,12 @@ extension Signal {
 
     /// A signal that sends the elements of `values` when activated, then completes (`from`).
     ///
+    /// All of them are sent inside the activation, on the activating thread. Iteration stops
+    /// as soon as a send is refused: once the downstream has ended (a `take(3)` steps the
+    /// sequence 3 times, and an endless sequence such as `0...` is fine behind it) or the
+    /// output was cancelled. To send one element per job on a context, so that a long
+    /// sequence can be cancelled between elements, use `from(_:context:delivery:)`.
+    ///
     /// - Parameters:
     ///   - values: the values to send.
     ///   - delivery: the delivery variant of the new graph.
@@ -24,7 +30,8 @@ extension Signal {
     where S.Element == T {
         generate(delivery: delivery) { input in
             guard let input else { return }
-            for v in values { input.send(value: v) }
+            // A refused send means the downstream has ended or gone: stop iterating.
+            for v in values where input.send(value: v) != nil { return }
             input.complete()
         }
     }
@@ -92,7 +99,8 @@ extension Signal {
 
     /// Sends the values of `values`, `count` times over, then completes (CwlSignal's
     /// `repeatCollection`, ReactiveX `repeat`). Restarts on every activation; stops early if
-    /// a send is refused (the graph was deactivated meanwhile).
+    /// a send is refused (the downstream ended, or the graph was deactivated meanwhile). An
+    /// empty collection completes at once, whatever `count` is.
     ///
     /// - Parameters:
     ///   - values: the values of one round.
@@ -104,6 +112,8 @@ extension Signal {
         _ values: C, count: Int, context: Exec = .direct, delivery: DeliveryVariant = .lockFree
     ) -> Signal<T> where C.Element == T {
         sending(context: context, delivery: delivery) { input in
+            // Rounds of nothing would spin `count` times (Int.max: for ever) sending nothing.
+            if values.isEmpty { return }
             rounds: for _ in 0..<Swift.max(0, count) {
                 for v in values where input.send(value: v) != nil { break rounds }
             }
