@@ -209,7 +209,13 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         func add() {
             // A WhileActive cache starts afresh with each activation: nothing from before the
             // last deactivation is replayed.
-            if branches.isEmpty && cache.resetsOnActivation { cache = initialCache }
+            if branches.isEmpty && cache.resetsOnActivation {
+                // The upstream's end of an earlier activation closed the node's queue to
+                // values; the next activation's upstream must get through, or its sends
+                // would be accepted upstream and refused here, delivered to no one.
+                if cache.end != nil && initialCache.end == nil { node.reopenQueue() }
+                cache = initialCache
+            }
             branches.append(.passRetained(branch))
             // Through the branch (which holds the sink), so no copy of the sink is captured here.
             // Marked as an activation replay, so a capture below takes these as its
