@@ -303,6 +303,57 @@ extension Signal {
         }
     }
 
+    /// Emits values while `predicate` is true; at the first value for which it is false,
+    /// sends that value too when `inclusive` is true, then completes (RxJS
+    /// `takeWhile(predicate, inclusive)`). With `inclusive` false it is
+    /// `takeWhile(context:_:)`.
+    ///
+    /// `predicate` runs once per value, serialized (never concurrently with itself), on
+    /// `context`; nothing reaches it after the value that completed the result.
+    ///
+    /// - Parameters:
+    ///   - inclusive: whether the value that fails `predicate` is sent before the completion.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the values taken.
+    @inlinable
+    public func takeWhile(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
+        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                if predicate(v) {
+                    next.send(value: v)
+                } else {
+                    if inclusive { next.send(value: v) }
+                    next.complete()
+                }
+            case .failure(let e):
+                next.send(end: e)
+            }
+        }
+    }
+
+    /// Emits values until one makes `predicate` true, then completes; that value is sent
+    /// before the completion when `inclusive` is true (RxSwift `take(until:behavior:)` with
+    /// `.inclusive` or `.exclusive`; RxJS `takeWhile` of the negated predicate). A trigger
+    /// signal ends the result with `takeUntil(_:context:)` instead.
+    ///
+    /// `predicate` runs once per value, serialized (never concurrently with itself), on
+    /// `context`; nothing reaches it after the value that completed the result.
+    ///
+    /// - Parameters:
+    ///   - inclusive: whether the value that makes `predicate` true is sent before the
+    ///     completion.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: true for the value that ends the result.
+    /// - Returns: the signal of the values taken.
+    @inlinable
+    public func takeUntil(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
+        takeWhile(inclusive: inclusive, context: context) { !predicate($0) }
+    }
+
     /// Emits values until `trigger` sends its first value, then completes (`takeUntil`,
     /// `prefix(untilOutputFrom:)`). An error from the trigger ends the result with that error;
     /// its completion or cancellation is ignored.
