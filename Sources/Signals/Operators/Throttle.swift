@@ -1,0 +1,74 @@
+// `throttle(interval:latest:context:)`: ReactiveX's throttle, beside `throttleFirst` and
+// `throttleLast` (Time.swift).
+//
+// State: the window's timer and its number, the latest value waiting for the window's end,
+// and whether the source completed while one waits, in the stage's per-activation state.
+
+extension Signal {
+    /// Emits a value at once, then nothing more until `interval` has passed; with `latest`,
+    /// the latest value that arrived during that window is emitted when it ends, and starts a
+    /// new window (RxSwift `throttle(_:latest:)`, RxJS `throttleTime(d, { leading: true,
+    /// trailing: latest })`). With `latest` false it is `throttleFirst(interval:context:)`.
+    ///
+    /// A window starts with each value emitted, whether at once or at a window's end; a value
+    /// arriving with no window open is emitted at once.
+    ///
+    /// Ends as RxJS does: a completion while a value waits for its window's end (`latest`
+    /// true) is held until that end, which emits the value, then completes; otherwise it
+    /// passes at once. An error or cancellation passes at once and drops the waiting value.
+    ///
+    /// An `interval` of zero or less throttles nothing: every value is emitted at once. One of
+    /// `Exec.neverDelay` or more never ends its window: only the first value is emitted, and
+    /// the completion passes at once (a waiting value could never be sent).
+    ///
+    /// The stage runs serialized with its timer (never concurrently with itself); values may
+    /// be sent from any thread. Deactivation (the output released or cancelled) cancels the
+    /// window's timer and forgets the waiting value; the next activation starts afresh.
+    ///
+    /// - Parameters:
+    ///   - interval: how long a window lasts after each value emitted.
+    ///   - latest: whether the latest value of a window is emitted at its end.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values let through.
+    public func throttle(interval: Duration, latest: Bool, context: Exec = .global) -> Signal<T> {
+        if interval <= .zero { return transform { (r: Result<T, SignalEnd>, next: SignalNext<T>) in next.send(result: r) } }
+        let never = interval >= Exec.neverDelay
+        typealias S = (waiting: T?, window: (any Lifetime)?, generation: Int, completed: Bool)
+        return stage(initialState: S(nil, nil, 0, false), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            func emitAndOpenWindow(_ v: T) {
+                s.generation += 1
+                // `Exec.neverDelay` or more: the context schedules nothing; the window stays open.
+                s.window = channel.schedule(after: interval, on: context, s.generation)
+                next.send(value: v)
+            }
+            switch e {
+            case .activated:
+                break
+            case .upstream(.success(let v)):
+                if s.window == nil {
+                    emitAndOpenWindow(v)
+                } else if latest && !never {
+                    s.waiting = v
+                }
+            case .upstream(.failure(.complete)) where s.waiting != nil && s.window != nil:
+                s.completed = true
+            case .upstream(.failure(let end)):
+                s = (nil, nil, s.generation, false)
+                next.send(end: end)
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                s.window = nil
+                guard let v = s.waiting else { return }
+                s.waiting = nil
+                if s.completed {
+                    next.send(value: v)
+                    next.complete()
+                } else {
+                    emitAndOpenWindow(v)
+                }
+            }
+        }
+    }
+}
