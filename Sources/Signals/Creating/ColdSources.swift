@@ -36,6 +36,33 @@ extension Signal {
         }
     }
 
+    /// A signal that sends the elements of `values` one per job on `context`, then completes
+    /// (`from` with a scheduler).
+    ///
+    /// Each activation iterates `values` afresh: every element is sent from a job of its own
+    /// (`context.invoke`), queued when the previous one has been sent, so a long or endless
+    /// sequence can be cancelled between two elements and other work on `context` runs in
+    /// between. Iteration stops, and no further job is queued, as soon as a send is refused:
+    /// the downstream has ended (`take(3)` steps it 3 times) or the output was cancelled or
+    /// released (at most the element in flight is asked of the sequence). An empty sequence
+    /// completes in the first job. `.direct` has no queue of its own: its jobs run on a global
+    /// queue, as `Exec.direct.invoke` does; use `from(_:delivery:)` to send inside the
+    /// activation instead.
+    ///
+    /// - Parameters:
+    ///   - values: the values to send (iterated on `context`, one job at a time).
+    ///   - context: where each element is sent from.
+    ///   - delivery: the delivery variant of the new graph.
+    /// - Returns: the signal of the elements.
+    public static func from<S: Sequence & Sendable>(
+        _ values: S, context: Exec, delivery: DeliveryVariant = .lockFree
+    ) -> Signal<T> where S.Element == T {
+        generate(context: context, delivery: delivery) { input in
+            guard let input else { return }
+            SequenceStepper(iterator: values.makeIterator(), input: input, context: context).next()
+        }
+    }
+
     /// A signal that completes as soon as it is activated (`empty`).
     ///
     /// - Parameter delivery: the delivery variant of the new graph.
@@ -131,5 +158,32 @@ extension Signal {
     public static func start(context: Exec = .direct, delivery: DeliveryVariant = .lockFree,
                              f: @escaping @Sendable () -> T) -> Signal<T> {
         sending(context: context, delivery: delivery) { input in input.send(value: f()) }
+    }
+}
+
+/// Sends one element of a sequence per job on a context (`Signal.from(_:context:delivery:)`).
+/// Each job queues the next as its last act, so jobs never overlap and each sees the
+/// iterator as the previous one left it (the context's queue orders them): hence unchecked.
+final class SequenceStepper<I: IteratorProtocol>: @unchecked Sendable where I.Element: Sendable {
+    var iterator: I
+    let input: SignalInput<I.Element>
+    let context: Exec
+
+    init(iterator: I, input: SignalInput<I.Element>, context: Exec) {
+        self.iterator = iterator
+        self.input = input
+        self.context = context
+    }
+
+    /// Queues the job that sends the next element, or completes when there is none.
+    func next() {
+        context.invoke { [self] in
+            guard let v = iterator.next() else {
+                input.complete()
+                return
+            }
+            // Refused: the downstream has ended or the activation is gone; stop here.
+            if input.send(value: v) == nil { next() }
+        }
     }
 }
