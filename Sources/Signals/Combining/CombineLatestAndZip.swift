@@ -432,3 +432,176 @@ extension Signal {
         }
     }
 }
+
+// MARK: - combineLatest and zip of an array
+
+/// `combineLatest` of any number of inputs: the latest value of each, and counts rather than
+/// bits (an array of inputs has no upper bound). Touched only by its serialized stage.
+@usableFromInline
+struct ArrayCombineLatestState<T: Sendable>: Sendable {
+    @usableFromInline var latest: [T?]
+    /// Inputs that have not sent a value yet.
+    @usableFromInline var missing: Int
+    /// Inputs that have ended.
+    @usableFromInline var ended = 0
+
+    @usableFromInline init(inputs: Int) {
+        latest = Array(repeating: nil, count: inputs)
+        missing = inputs
+    }
+}
+
+/// `zip` of any number of inputs: each input's unpaired values (read from `heads`, so taking
+/// one is O(1)), how many inputs have some, and which inputs have ended.
+@usableFromInline
+struct ArrayZipState<T: Sendable>: Sendable {
+    @usableFromInline var queues: [[T]]
+    @usableFromInline var heads: [Int]
+    /// Inputs with at least one unpaired value.
+    @usableFromInline var ready = 0
+    @usableFromInline var ends: [SignalEnd?]
+
+    @usableFromInline init(inputs: Int) {
+        queues = Array(repeating: [], count: inputs)
+        heads = Array(repeating: 0, count: inputs)
+        ends = Array(repeating: nil, count: inputs)
+    }
+
+    @usableFromInline func hasValue(_ i: Int) -> Bool { heads[i] < queues[i].count }
+
+    /// Takes the oldest value of input `i` (there is one).
+    @usableFromInline mutating func take(_ i: Int) -> T {
+        let v = queues[i][heads[i]]
+        heads[i] += 1
+        if heads[i] == queues[i].count {
+            queues[i].removeAll(keepingCapacity: true)
+            heads[i] = 0
+        } else if heads[i] * 2 >= queues[i].count {
+            queues[i].removeFirst(heads[i])
+            heads[i] = 0
+        }
+        return v
+    }
+}
+
+extension Signal {
+    /// One node fed by every signal of `signals`, each result tagged with its input's index
+    /// (one feeder per input, attached in a loop: no nesting, however many inputs). When an
+    /// input's output was already taken, the result ends with `SignalBindError.duplicate`.
+    static func taggedNode(_ signals: [Signal<T>]) -> Signal<Tagged<T>> {
+        let delivery = signals[0].delivery
+        let node = SignalNode<Tagged<T>>(variant: delivery, newGenerationOnDeactivate: true)
+        // Each output is held by its record: a refused input gives back the ones taken before
+        // it, and all of them come free when the node goes.
+        var records: [FeederRecord] = []
+        records.reserveCapacity(signals.count)
+        for (i, s) in signals.enumerated() {
+            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } })
+            guard s.takeOutput(for: record) else { return .duplicate(delivery: delivery, root: node) }
+            records.append(record)
+        }
+        node.updateActivation { $0.feeders.append(contentsOf: records) }
+        return Signal<Tagged<T>>(rootedAt: node)
+    }
+
+    /// Emits an array of the latest value of each of `signals` (in their order) whenever any
+    /// of them sends a value, once all have sent one (RxJS `combineLatest([...])`, RxSwift
+    /// `combineLatest(_ collection:)`).
+    ///
+    /// Ends as the three-to-five-input forms do: an error (`.other`) of any input ends it at
+    /// once; it completes when every input has ended, or as soon as one ends without ever
+    /// having sent a value (no array can be made after that); `.cancelled` counts as an
+    /// ordinary end. An empty array completes as soon as the result is activated (RxJS).
+    ///
+    /// Any number of inputs: one node with one feeder per input (no nesting per input), so
+    /// 100,000 inputs activate, deliver and tear down without deep recursion. Each emission
+    /// builds an array of every input's latest value (O(inputs)).
+    /// State: the latest value of each input, per activation.
+    ///
+    /// - Parameters:
+    ///   - signals: the inputs (their single outputs are taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - delivery: the delivery variant of the result when `signals` is empty (otherwise
+    ///     the first input's).
+    /// - Returns: the signal of arrays of latest values.
+    public static func combineLatest(
+        _ signals: [Signal<T>], context: Exec = .direct, delivery: DeliveryVariant = .lockFree
+    ) -> Signal<[T]> {
+        if signals.isEmpty { return Signal<[T]>.empty(delivery: delivery) }
+        let count = signals.count
+        let tagged = taggedNode(signals)
+        return tagged.transform(initialState: ArrayCombineLatestState<T>(inputs: count), context: context) {
+            (s: inout ArrayCombineLatestState<T>, r: Result<Tagged<T>, SignalEnd>, next: SignalNext<[T]>) in
+            routeCombined(r, next) { t in
+                switch t.result {
+                case .success(let v):
+                    if s.latest[t.index] == nil { s.missing -= 1 }
+                    s.latest[t.index] = v
+                    if s.missing == 0 { next.send(value: s.latest.map { $0! }) }
+                case .failure(.other(let error)):
+                    next.send(end: .other(error))
+                case .failure(let end):
+                    s.ended += 1
+                    if s.ended == count || s.latest[t.index] == nil { next.send(end: end) }
+                }
+            }
+        }
+    }
+
+    /// Emits an array of the `n`th value of each of `signals` (in their order) once every one
+    /// has sent its `n`th value (RxJS `zip([...])`, RxSwift `zip(_ collection:)`).
+    ///
+    /// Ends as the three-to-five-input forms do: an error (`.other`) of any input ends it at
+    /// once; otherwise it ends, with that input's end, as soon as an input has ended and its
+    /// unpaired values are used up (`.cancelled` counts as an ordinary end). An empty array
+    /// completes as soon as the result is activated (RxJS).
+    ///
+    /// Any number of inputs: one node with one feeder per input (no nesting per input), so
+    /// 100,000 inputs activate, deliver and tear down without deep recursion. A value costs
+    /// O(1) until it completes a row; each row emitted costs O(inputs).
+    /// State: the unpaired values of each input and which inputs ended, per activation.
+    ///
+    /// - Parameters:
+    ///   - signals: the inputs (their single outputs are taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - delivery: the delivery variant of the result when `signals` is empty (otherwise
+    ///     the first input's).
+    /// - Returns: the signal of arrays, one value of each input.
+    public static func zip(
+        _ signals: [Signal<T>], context: Exec = .direct, delivery: DeliveryVariant = .lockFree
+    ) -> Signal<[T]> {
+        if signals.isEmpty { return Signal<[T]>.empty(delivery: delivery) }
+        let count = signals.count
+        let tagged = taggedNode(signals)
+        return tagged.transform(initialState: ArrayZipState<T>(inputs: count), context: context) {
+            (s: inout ArrayZipState<T>, r: Result<Tagged<T>, SignalEnd>, next: SignalNext<[T]>) in
+            routeCombined(r, next) { t in
+                switch t.result {
+                case .success(let v):
+                    if !s.hasValue(t.index) { s.ready += 1 }
+                    s.queues[t.index].append(v)
+                    guard s.ready == count else { return }
+                    var row: [T] = []
+                    row.reserveCapacity(count)
+                    var exhausted: SignalEnd?
+                    for i in 0..<count {
+                        row.append(s.take(i))
+                        if !s.hasValue(i) {
+                            s.ready -= 1
+                            if exhausted == nil, let end = s.ends[i] { exhausted = end }
+                        }
+                    }
+                    next.send(value: row)
+                    if let end = exhausted { next.send(end: end) }
+                case .failure(.other(let error)):
+                    next.send(end: .other(error))
+                case .failure(let end):
+                    s.ends[t.index] = end
+                    if !s.hasValue(t.index) { next.send(end: end) }
+                }
+            }
+        }
+    }
+}
