@@ -6,7 +6,7 @@ import Testing
 
 /// Activation as CwlSignal's document specifies it: caching multis and captures are
 /// active at once; a `Signal` can be used again once its output is gone; `continuous` after
-/// the end; `.main`/`.mainAsync`; results on their context; `concatMap` buffering.
+/// the end; `.main`/`.mainAsync`; results on their context; `concatMap`'s waiting inner signals.
 @Suite struct ActivationTests {
     /// Records what the document's examples `print`, so the output can be compared.
     final class Printed: Sendable {
@@ -411,11 +411,13 @@ import Testing
         withExtendedLifetime(input) {}
     }
 
-    // MARK: 7. concatMap buffers
+    // MARK: 7. concatMap's waiting inner signals
 
-    /// Values sent to an inner signal still waiting its turn are delivered when its turn comes.
+    /// An inner signal still waiting its turn is not subscribed yet (ReactiveX's rule): what is
+    /// sent to it then is refused, visibly (`.inactive`), never accepted and lost; once its
+    /// turn comes it is subscribed and its values pass.
     @Test(arguments: DeliveryVariant.allCases)
-    func concatMapBuffersValuesOfWaitingInnerSignals(_ variant: DeliveryVariant) {
+    func concatMapWaitingInnerSignalsRefuseSendsUntilTheirTurn(_ variant: DeliveryVariant) {
         let (outer, signal) = Signal<Int>.create(delivery: variant)
         let (in0, s0) = Signal<Int>.create(delivery: variant)
         let (in1, s1) = Signal<Int>.create(delivery: variant)
@@ -423,13 +425,14 @@ import Testing
         let (c, out) = signal.concatMap { inners[$0] }.collect()
         outer.send(value: 0)
         outer.send(value: 1)
-        #expect(in1.send(value: 10) == nil)
+        #expect(in1.send(value: 10) == .inactive)
         #expect(in0.send(value: 1) == nil)
-        #expect(in1.send(value: 11) == nil)
+        #expect(in1.send(value: 11) == .inactive)
         in0.complete()
+        #expect(in1.send(value: 12) == nil, "its turn: subscribed")
         in1.complete()
         outer.complete()
-        #expect(c.events == [.value(1), .value(10), .value(11), .complete])
+        #expect(c.events == [.value(1), .value(12), .complete])
         out.cancel()
     }
 }
