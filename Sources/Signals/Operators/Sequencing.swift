@@ -60,7 +60,10 @@ extension Signal {
     ///
     /// All signals are connected when the result activates (a `Signal` has exactly one
     /// subscriber for its lifetime, so it cannot be subscribed late): values a later signal sends
-    /// before its turn are buffered and emitted when its turn comes.
+    /// before its turn are buffered and emitted when its turn comes. This is CwlSignal's rule;
+    /// RxJS subscribes a later signal only when the previous one completes, so a cold later
+    /// signal (a timer, a request) starts early here. For that lazy order, make the signals
+    /// inside a `concatMap`, which subscribes each only when its turn comes.
     /// State: the later signal's buffer and end, per activation.
     ///
     /// - Parameter others: the signals to continue with, in order (their single outputs are taken).
@@ -119,7 +122,9 @@ extension Signal {
     /// (`switchIfEmpty`, `ifEmpty(switchTo:)`).
     ///
     /// `other` is connected when the result activates; its values are buffered until this signal
-    /// completes empty (and discarded once this signal sends a value).
+    /// completes empty (and discarded once this signal sends a value). This is CwlSignal's
+    /// rule; RxJS subscribes `other` only when this signal completes empty, so a cold `other`
+    /// starts early here (README, "Where Signals differs from CwlSignal", says why).
     /// State: whether this signal sent a value, `other`'s buffer and end, per activation.
     ///
     /// - Parameter other: the signal to mirror if this one completes empty.
