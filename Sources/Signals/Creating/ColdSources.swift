@@ -17,8 +17,9 @@ extension Signal {
     /// A signal that sends the elements of `values` when activated, then completes (`from`).
     ///
     /// All of them are sent inside the activation, on the activating thread. Iteration stops
-    /// as soon as a send is refused: once the downstream has ended (a `take(3)` steps the
-    /// sequence 3 times, and an endless sequence such as `0...` is fine behind it) or the
+    /// as soon as a send is refused: once the downstream has ended (behind a `take(3)` the
+    /// sequence is asked for 4 elements, the last one refused, and an endless sequence such
+    /// as `0...` is fine) or the
     /// output was cancelled. To send one element per job on a context, so that a long
     /// sequence can be cancelled between elements, use `from(_:context:delivery:)`.
     ///
@@ -43,7 +44,7 @@ extension Signal {
     /// (`context.invoke`), queued when the previous one has been sent, so a long or endless
     /// sequence can be cancelled between two elements and other work on `context` runs in
     /// between. Iteration stops, and no further job is queued, as soon as a send is refused:
-    /// the downstream has ended (`take(3)` steps it 3 times) or the output was cancelled or
+    /// the downstream has ended (behind `take(3)`, 4 elements are asked for) or the output was cancelled or
     /// released (at most the element in flight is asked of the sequence). An empty sequence
     /// completes in the first job. `.direct` has no queue of its own: its jobs run on a global
     /// queue, as `Exec.direct.invoke` does; use `from(_:delivery:)` to send inside the
