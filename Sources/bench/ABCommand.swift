@@ -177,7 +177,8 @@ struct ABCommand: ParsableCommand {
         result.currentBuild = currentBuild
         try report.emit(ABComparisonReport(report: result, wide: wide))
         if result.judgedRows.isEmpty {
-            FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
+            let notes = Set(rows.compactMap(\.note)).sorted().joined(separator: "; ")
+            FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed)\(notes.isEmpty ? "; see the notes" : ": " + notes)\n".utf8))
             throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
         if result.anySlower { throw ExitCode(BenchExitCode.finding.rawValue) }

@@ -139,7 +139,7 @@ enum OutputTarget {
         var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).XXXXXX").path.utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw OutputError(description: "--output: cannot write '\(path)': \(String(cString: strerror(errno)))") }
-        let temp = String(cString: template)
+        let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         // The mode a shell redirection would give a new file (0666 less the umask).
         let mask = umask(0); umask(mask)
         fchmod(fd, 0o666 & ~mask)

@@ -28,7 +28,7 @@ struct StressCommand: ParsableCommand {
     @Option(help: "Total wall-clock budget in seconds, shared evenly by the scenario × variant runs, each of which still gets --min-seconds (default: scenarios × variants × --min-seconds; the total is printed first). Above 0, at most 604800.")
     var duration: Double?
 
-    @Option(name: .customLong("min-seconds"), help: "Least time each scenario × variant run gets, however many runs share --duration, so a scenario is tried as hard in a full run as alone (default: 1). Above 0, at most 604800.")
+    @Option(name: .customLong("min-seconds"), help: "Least time each scenario × variant run gets, however many runs share --duration, so a scenario is tried as hard in a full run as alone. Above 0, at most 604800.")
     var minSeconds: Double = StressCommand.defaultMinSeconds
 
     @Option(help: "Iterations per scenario and variant (with --duration: whichever comes first).")

@@ -81,10 +81,12 @@ package final class GroupProcess: @unchecked Sendable {
     }
 
     /// Kills the whole process group (the child and whatever it started that stayed in it).
+    /// (The group is signalled even after the leader was reaped: what it started may still
+    /// hold a pipe. Its number could name another group only after the kernel has handed out
+    /// every other process number meanwhile.)
     package func killGroup() {
-        guard status == nil else { return }
         _ = kill(-pid, SIGKILL)
-        _ = kill(pid, SIGKILL)
+        if status == nil { _ = kill(pid, SIGKILL) }
     }
 
     /// Closes this side's ends of the pipes.
@@ -176,10 +178,8 @@ package final class GroupProcess: @unchecked Sendable {
             while waitpid(pid, &s, 0) < 0 && errno == EINTR {}
             status = s
         }
-        // Whatever else stayed in the group (a grandchild holding a pipe) goes too. (The
-        // leader was just reaped; its number could name another group only after the kernel
-        // has handed out every other process number, so this reaches nothing else.)
-        _ = kill(-pid, SIGKILL)
+        // Whatever else stayed in the group (a grandchild holding a pipe) goes too.
+        killGroup()
         return status ?? 0
     }
 
