@@ -70,13 +70,26 @@ struct ABCommand: ParsableCommand {
     @Option(help: "Calibration slowdowns A′ adds, comma-separated percentages above 0 and up to 100.")
     var slowdowns: String = "5%,10%"
 
+    /// The run options the flags give (defaults filled in).
+    var options: RunOptions {
+        var options = RunOptions()
+        let workloads = workload.flatMap(\.names)
+        options.workloads = workloads.isEmpty ? Self.singleThread : workloads
+        let subjects = subject.flatMap(\.names)
+        options.subjects = subjects.isEmpty ? [.lockfree] : subjects
+        options.threads = threads.flatMap(\.counts)
+        options.repetitions = repetitions ?? 10
+        options.load = load
+        options.smallestEffect = threshold
+        return options
+    }
+
     /// The workloads a default `bench ab` compares: those that run on one thread.
     static let singleThread: [WorkloadID] = [.sendMap, .chain, .fanout, .reentrant, .churn]
 
     /// The slowdowns as fractions, or nil when one is not a percentage in (0, 100].
     static func parseSlowdowns(_ text: String) -> [Double]? {
-        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !parts.isEmpty else { return nil }
+        guard let parts = try? ArgumentCheck.listItems(text, flag: "--slowdowns", what: "percentages", allowed: "") else { return nil }
         var out: [Double] = []
         for p in parts {
             guard let v = Comparison.parseThreshold(p), v > 0, v <= 100 else { return nil }
@@ -113,9 +126,13 @@ struct ABCommand: ParsableCommand {
         guard (5...1000).contains(roundMilliseconds) else {
             throw ValidationError("--round-milliseconds: expected 5 to 1000 (got \(roundMilliseconds))")
         }
-        guard budget > 0, budget <= 86_400 else {
-            throw ValidationError("--budget: expected seconds from 1 to 86400 (got \(budget))")
+        do throws(ArgumentError) {
+            _ = try ArgumentCheck.positiveSeconds(budget, flag: "--budget", upTo: 86_400)
+        } catch {
+            throw ValidationError(error.description)
         }
+        // The shared ranges of `run`'s flags (--workload, --subject, --threads, --load, --repetitions).
+        do { _ = try options.parameters() } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
@@ -125,15 +142,7 @@ struct ABCommand: ParsableCommand {
             print("compare against it with: swift run -c release bench ab --baseline \(save)")
             return
         }
-        var options = RunOptions()
-        let workloads = workload.flatMap(\.names)
-        options.workloads = workloads.isEmpty ? Self.singleThread : workloads
-        let subjects = subject.flatMap(\.names)
-        options.subjects = subjects.isEmpty ? [.lockfree] : subjects
-        options.threads = threads.flatMap(\.counts)
-        options.repetitions = repetitions ?? 10
-        options.load = load
-        options.smallestEffect = threshold
+        let options = self.options
         var parameters: Parameters
         do { parameters = try options.parameters() } catch { throw UsageError(error.description) }
         // Short rounds follow the machine's drift closely; every side runs the same count.
@@ -168,7 +177,8 @@ struct ABCommand: ParsableCommand {
         result.currentBuild = currentBuild
         try report.emit(ABComparisonReport(report: result, wide: wide))
         if result.judgedRows.isEmpty {
-            FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed); see the notes\n".utf8))
+            let notes = Set(rows.compactMap(\.note)).sorted().joined(separator: "; ")
+            FileHandle.standardError.write(Data("bench ab: no row could be judged (every launch pair failed)\(notes.isEmpty ? "; see the notes" : ": " + notes)\n".utf8))
             throw ExitCode(BenchExitCode.couldNotRun.rawValue)
         }
         if result.anySlower { throw ExitCode(BenchExitCode.finding.rawValue) }
@@ -260,6 +270,9 @@ enum BuildResolver {
         BuildProvenance.recorded(beside: executable)
     }
 
+    /// Seconds `--help` may take before a `--baseline` or `--current` executable is refused.
+    static let helpTimeout: Double = 30
+
     /// A path must be an executable file whose `--help` names bench's `ab` or `run` command.
     static func checkedExecutable(_ path: String, flag: String) throws -> String {
         let fm = FileManager.default
@@ -270,7 +283,9 @@ enum BuildResolver {
         guard fm.isExecutableFile(atPath: path) else {
             throw UsageError("\(flag): '\(path)' is not executable; expected a git ref or the path of a bench executable")
         }
-        let (status, output) = capture(path, ["--help"])
+        // Bounded: a build that never answers, or leaves a process holding its output, is
+        // refused rather than waited on.
+        let (status, output) = capture(path, ["--help"], timeout: helpTimeout)
         guard status == 0, output.contains("USAGE: bench"), output.contains("_case") || output.contains("run") else {
             throw UsageError("\(flag): '\(path)' is not a bench executable (its --help does not describe bench)")
         }
@@ -311,17 +326,39 @@ enum BuildResolver {
         return exe
     }
 
-    /// Runs a command, returning its status and its standard output and error together.
-    static func capture(_ executable: String, _ arguments: [String]) -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// Runs a command, returning its status and its standard output and error together. The
+    /// command runs in a process group of its own; after `timeout` seconds (none: no limit),
+    /// or once it exited while something it started still holds its output, the group is
+    /// killed: a build under test that forks cannot keep `bench ab` waiting.
+    static func capture(_ executable: String, _ arguments: [String], timeout: Double? = nil) -> (Int32, String) {
+        let deadline = timeout.map { Date().addingTimeInterval($0) } ?? .distantFuture
+        let process: GroupProcess
+        switch GroupProcess.spawn(executable: executable, arguments: arguments, environment: ProcessInfo.processInfo.environment,
+                                  pipeInput: false, errors: .merged) {
+        case .success(let p): process = p
+        case .failure(let why): return (-1, why.description)
+        }
+        var output: [UInt8] = []
+        var exitedAt: Date?
+        reading: while true {
+            switch process.read(until: min(deadline, Date().addingTimeInterval(1))) {
+            case .data(let d): output += d
+            case .end: break reading
+            case .timedOut:
+                if Date() >= deadline {
+                    process.killGroup()
+                    process.wait(until: Date())
+                    return (-1, String(decoding: output, as: UTF8.self) + "\n(no end after \(Int(timeout ?? 0)) s: stopped)")
+                }
+                // Exited, but a process it started holds the output open: a second's grace.
+                if !process.isRunning {
+                    if let at = exitedAt, Date().timeIntervalSince(at) >= 1 { break reading }
+                    if exitedAt == nil { exitedAt = Date() }
+                }
+            }
+        }
+        let status = process.wait(until: Date().addingTimeInterval(5))
+        process.closeStreams()
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), String(decoding: output, as: UTF8.self))
     }
 }

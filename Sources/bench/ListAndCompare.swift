@@ -27,10 +27,10 @@ struct CompareCommand: ParsableCommand {
     @Argument(help: "The current report.")
     var current: String
 
-    @Option(help: "Largest allowed growth of any figure, in percent (e.g. 10% or 2.5).",
+    @Option(help: "Largest allowed growth of any figure, in percent, above 0 and at most 1000 (e.g. 10% or 2.5).",
             transform: { (text: String) throws -> Double in
-                guard let v = Comparison.parseThreshold(text) else {
-                    throw ValidationError("--threshold: expected a non-negative percentage such as 10% or 2.5 (got '\(text)')")
+                guard let v = Comparison.parseThreshold(text), v > 0, v <= 1000 else {
+                    throw ValidationError("--threshold: expected a percentage above 0 and at most 1000 such as 10% or 2.5 (got '\(text)'); 0 would call every change, noise included, a regression")
                 }
                 return v
             })

@@ -25,8 +25,11 @@ struct StressCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Total wall-clock budget in seconds, shared evenly by the scenario × variant runs.")
+    @Option(help: "Total wall-clock budget in seconds, shared evenly by the scenario × variant runs, each of which still gets --min-seconds (default: scenarios × variants × --min-seconds; the total is printed first). Above 0, at most 604800.")
     var duration: Double?
+
+    @Option(name: .customLong("min-seconds"), help: "Least time each scenario × variant run gets, however many runs share --duration, so a scenario is tried as hard in a full run as alone. Above 0, at most 604800.")
+    var minSeconds: Double = StressCommand.defaultMinSeconds
 
     @Option(help: "Iterations per scenario and variant (with --duration: whichever comes first).")
     var iterations: Int?
@@ -63,14 +66,36 @@ struct StressCommand: ParsableCommand {
     @Flag(help: "List the scenarios and exit.")
     var list = false
 
+    /// The least seconds a scenario × variant run gets by default (`--min-seconds`).
+    static let defaultMinSeconds = 1.0
+
     /// Ranges, checked after parsing; `main` exits 2 with the message.
     func validate() throws {
         if json != nil { throw ValidationError("--json: replaced by --format json --output FILE (the same on every subcommand)") }
-        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be in 1...64 (got \(threads))") }
-        guard ops >= 1, ops <= 1_000_000 else { throw ValidationError("--ops must be in 1...1000000 (got \(ops))") }
-        if let d = duration, !(d > 0) { throw ValidationError("--duration must be a positive number of seconds (got \(d))") }
-        if let i = iterations, i <= 0 { throw ValidationError("--iterations must be positive (got \(i))") }
-        guard watchdog > 0 else { throw ValidationError("--watchdog must be a positive number of seconds (got \(watchdog))") }
+        do throws(ArgumentError) {
+            _ = try ArgumentCheck.whole(threads, flag: "--threads", in: 1...64)
+            _ = try ArgumentCheck.whole(ops, flag: "--ops", in: 1...1_000_000)
+            if let d = duration { _ = try ArgumentCheck.positiveSeconds(d, flag: "--duration") }
+            _ = try ArgumentCheck.positiveSeconds(minSeconds, flag: "--min-seconds")
+            if let i = iterations { _ = try ArgumentCheck.whole(i, flag: "--iterations", in: 1...1_000_000_000) }
+            _ = try ArgumentCheck.positiveSeconds(watchdog, flag: "--watchdog", upTo: 86_400)
+            _ = try ArgumentCheck.whole(load, flag: "--load", in: 0...RunOptions.maxThreads)
+            for s in scenario {
+                _ = try ArgumentCheck.listItems(s, flag: "--scenario", what: "scenarios", allowed: "`bench stress --list` shows them")
+            }
+            _ = try ArgumentCheck.distinct(scenario.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
+                                           flag: "--scenario")
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// Seconds each scenario × variant run gets: its share of `duration`, at least
+    /// `minSeconds`; with neither a duration nor an iteration cap, `minSeconds`. Nil (iterations
+    /// only) when only `--iterations` is given.
+    static func secondsPerRun(duration: Double?, minSeconds: Double, iterations: Int?, runs: Int) -> Double? {
+        if let duration { return max(duration / Double(max(1, runs)), minSeconds) }
+        return iterations == nil ? minSeconds : nil
     }
 
     func run() throws {
@@ -80,18 +105,16 @@ struct StressCommand: ParsableCommand {
         }
         let scenarios: [any StressScenario]
         do {
-            scenarios = try StressSelection.scenarios(splitList(scenario))
+            scenarios = try StressSelection.scenarios(scenario.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } })
         } catch let e as StressSelectionError {
             throw UsageError("--scenario: \(e.description)")
-        }
-        guard (0...RunOptions.maxThreads).contains(load) else {
-            throw UsageError("--load: must be a whole number of busy threads from 0 to \(RunOptions.maxThreads) (got \(load))")
         }
         let variants = variant.variants
         let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))
         let runs = scenarios.count * variants.count
-        // Without a duration or an iteration cap, each run gets 1 second.
-        let perRun: Double? = duration.map { $0 / Double(runs) } ?? (iterations == nil ? 1 : nil)
+        // Each run gets at least --min-seconds, however many runs share --duration: a scenario's
+        // power does not shrink as scenarios are added (docs/stress.md, "Power per scenario").
+        let perRun = Self.secondsPerRun(duration: duration, minSeconds: minSeconds, iterations: iterations, runs: runs)
         var options = StressOptions(
             seed: runSeed, secondsPerRun: perRun, iterations: iterations, threads: threads,
             operations: ops, watchdogSeconds: watchdog, exitOnDeadlock: true,
@@ -101,6 +124,14 @@ struct StressCommand: ParsableCommand {
         opening.load = load
         let meter = progressOptions.meter("bench stress")
         meter.start(total: runs, what: opening.headline)
+        if let perRun, !progressOptions.quiet {
+            let total = perRun * Double(runs)
+            var note = "bench stress: \(scenarios.count) scenario(s) × \(variants.count) variant(s) × \(ProgressMeter.duration(perRun)) = about \(ProgressMeter.duration(total))"
+            if let duration, total > duration * 1.001 {
+                note += " (longer than --duration \(ProgressMeter.duration(duration)): every run gets at least --min-seconds \(ProgressMeter.duration(minSeconds)))"
+            }
+            FileHandle.standardError.write(Data((note + "\n").utf8))
+        }
         let busy = BusyLoad(threads: load)
         defer { busy.stop() }
         let finished = StressLock<[StressRunResult]>([])

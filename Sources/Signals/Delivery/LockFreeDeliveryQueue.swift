@@ -187,7 +187,12 @@ import Darwin
                 // Released to idle, keeping the closed flag: an ended node stays closed.
                 let (released, now) = claim.compareExchange(
                     expected: word, desired: word & Self.closedFlag, ordering: .sequentiallyConsistent)
-                if released { return nil }
+                if released {
+                    #if DEBUG
+                    if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+                    #endif
+                    return nil
+                }
                 word = now
             } else {
                 // Clear the flag with a read-modify-write (a full barrier), then look again: a
@@ -241,6 +246,9 @@ import Darwin
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.
         claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
+        #if DEBUG
+        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        #endif
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.

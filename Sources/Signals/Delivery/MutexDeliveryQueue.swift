@@ -161,7 +161,12 @@ import Darwin
             swap(&s.pending, &batch)
             return false
         }
-        if released { return nil }
+        if released {
+            #if DEBUG
+            if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+            #endif
+            return nil
+        }
         batchIndex = 1
         return batch[0]
     }
@@ -192,6 +197,9 @@ import Darwin
             return true
         }
         if !offered { return false }
+        #if DEBUG
+        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        #endif
         // Watch for a taker without the lock (a busy sender comes within tens of
         // nanoseconds), then decide under it: two lock takes per offer, not one per look. On
         // a loaded machine the senders may be preempted: yield to them a few times first.

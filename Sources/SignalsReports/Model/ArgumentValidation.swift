@@ -26,16 +26,15 @@ package struct NameList<Name: CommandLineName>: Sendable, Equatable {
     /// Every accepted name, in declaration order.
     package static var allowed: [String] { Name.allCases.map(\.rawValue) }
 
-    /// Fails with the offending name and the allowed ones.
+    /// Fails with the offending name and the allowed ones, on an empty item (`a,,b`, a
+    /// trailing comma, an empty value) and on a name given twice.
     package init(parsing text: String, flag: String) throws(ArgumentError) {
-        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard !parts.isEmpty else {
-            throw ArgumentError(flag: flag, message: "expected one or more \(Name.kind)s; allowed: \(Self.allowed.joined(separator: ", "))")
-        }
+        let allowedText = "allowed: \(Self.allowed.joined(separator: ", "))"
+        let parts = try ArgumentCheck.listItems(text, flag: flag, what: "\(Name.kind)s", allowed: allowedText)
         var names: [Name] = []
         for part in parts {
             guard let name = Name(rawValue: part) else {
-                throw ArgumentError(flag: flag, message: "unknown \(Name.kind) '\(part)'; allowed: \(Self.allowed.joined(separator: ", "))")
+                throw ArgumentError(flag: flag, message: "unknown \(Name.kind) '\(part)'; \(allowedText)")
             }
             names.append(name)
         }
@@ -48,11 +47,11 @@ package struct ThreadCountList: Sendable, Equatable {
     package var counts: [Int]
 
     package init(parsing text: String, flag: String = "--threads") throws(ArgumentError) {
+        let allowed = "must be whole numbers from 1 to \(RunOptions.maxThreads), comma-separated"
         var counts: [Int] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            let t = part.trimmingCharacters(in: .whitespaces)
+        for t in try ArgumentCheck.listItems(text, flag: flag, what: "thread counts", allowed: allowed) {
             guard let v = Int(t), v >= 1, v <= RunOptions.maxThreads else {
-                throw ArgumentError(flag: flag, message: "must be whole numbers from 1 to \(RunOptions.maxThreads), comma-separated (got '\(t)')")
+                throw ArgumentError(flag: flag, message: "\(allowed) (got '\(t)')")
             }
             counts.append(v)
         }
@@ -85,14 +84,9 @@ package struct RunOptions: Sendable {
     package func parameters() throws(ArgumentError) -> Parameters {
         var p = quick ? Parameters.quick : Parameters()
         if !quick { p.launches = 6 }
-        // Repeated names count once, first occurrence first.
-        func unique<T: Equatable>(_ values: [T]) -> [T] {
-            var out: [T] = []
-            for v in values where !out.contains(v) { out.append(v) }
-            return out
-        }
-        if !workloads.isEmpty { p.workloads = unique(workloads) }
-        if !subjects.isEmpty { p.subjects = unique(subjects) }
+        // A name given twice (in one list or in repeated flags) is a mistake, not a request.
+        if !workloads.isEmpty { p.workloads = try ArgumentCheck.distinct(workloads.map(\.rawValue), flag: "--workload").map { WorkloadID(rawValue: $0)! } }
+        if !subjects.isEmpty { p.subjects = try ArgumentCheck.distinct(subjects.map(\.rawValue), flag: "--subject").map { SubjectID(rawValue: $0)! } }
         func positive(_ v: Int?, _ flag: String, max: Int) throws(ArgumentError) -> Int? {
             guard let v else { return nil }
             guard v >= 1 && v <= max else {
@@ -114,7 +108,7 @@ package struct RunOptions: Sendable {
             for t in threads where t < 1 || t > Self.maxThreads {
                 throw ArgumentError(flag: "--threads", message: "must be whole numbers from 1 to \(Self.maxThreads), comma-separated (got '\(t)')")
             }
-            p.threads = unique(threads)
+            p.threads = try ArgumentCheck.distinct(threads.map(String.init), flag: "--threads").compactMap { Int($0) }
         }
         if quick && depth == nil { p.depth = 1_000_000 }
         if let v = try positive(launches, "--launches", max: 100) { p.launches = v }
@@ -132,5 +126,76 @@ package struct RunOptions: Sendable {
             p.smallestEffect = v / 100
         }
         return p
+    }
+}
+
+/// The checks every subcommand's arguments share, so that each flag is refused the same way:
+/// exit 2 with a message naming the flag, what it accepts and what it got. `bench`'s commands
+/// call these from `validate()`; a subcommand added later uses them too.
+package enum ArgumentCheck {
+    /// The most seconds any duration flag accepts (a week): far beyond any useful run, and small
+    /// enough that converting it to nanoseconds (`Int(seconds * 1e9)`, `DispatchTime`) and
+    /// adding it to a clock reading cannot overflow.
+    package static let maxSeconds: Double = 604_800
+
+    /// A number of seconds in `range`: finite (not `inf`, `nan` or a literal too large for a
+    /// Double, such as `1e400`, which parses as infinity) and inside `range`.
+    package static func seconds(_ value: Double, flag: String, in range: ClosedRange<Double>) throws(ArgumentError) -> Double {
+        guard value.isFinite, range.contains(value) else {
+            throw ArgumentError(flag: flag, message: "expected seconds from \(number(range.lowerBound)) to \(number(range.upperBound)) (got \(value))")
+        }
+        return value
+    }
+
+    /// A number of seconds above 0 and at most `upper`.
+    package static func positiveSeconds(_ value: Double, flag: String, upTo upper: Double = maxSeconds) throws(ArgumentError) -> Double {
+        guard value.isFinite, value > 0, value <= upper else {
+            throw ArgumentError(flag: flag, message: "expected seconds above 0 and at most \(number(upper)) (got \(value))")
+        }
+        return value
+    }
+
+    /// A finite number in `range` (a percentage, a ratio).
+    package static func finite(_ value: Double, flag: String, in range: ClosedRange<Double>, what: String) throws(ArgumentError) -> Double {
+        guard value.isFinite, range.contains(value) else {
+            throw ArgumentError(flag: flag, message: "expected \(what) from \(number(range.lowerBound)) to \(number(range.upperBound)) (got \(value))")
+        }
+        return value
+    }
+
+    /// A whole number in `range`.
+    package static func whole(_ value: Int, flag: String, in range: ClosedRange<Int>) throws(ArgumentError) -> Int {
+        guard range.contains(value) else {
+            throw ArgumentError(flag: flag, message: "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got \(value))")
+        }
+        return value
+    }
+
+    /// The items of a comma-separated value, trimmed: an empty value, an empty item (`a,,b`,
+    /// `a,`) or an item given twice is an error naming the flag. `what` names the items
+    /// ("workloads"), `allowed` says what is accepted.
+    package static func listItems(_ text: String, flag: String, what: String, allowed: String) throws(ArgumentError) -> [String] {
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ArgumentError(flag: flag, message: "expected one or more \(what), comma-separated, and got an empty value; \(allowed)")
+        }
+        if items.contains(where: \.isEmpty) {
+            throw ArgumentError(flag: flag, message: "an empty item in '\(text)' (two commas in a row, or one at an end); \(allowed)")
+        }
+        return try distinct(items, flag: flag)
+    }
+
+    /// `items` unchanged when no item repeats; otherwise an error naming the first repeated one.
+    package static func distinct(_ items: [String], flag: String) throws(ArgumentError) -> [String] {
+        var seen = Set<String>()
+        for item in items where !seen.insert(item).inserted {
+            throw ArgumentError(flag: flag, message: "'\(item)' is given twice; give each once")
+        }
+        return items
+    }
+
+    /// `v` without a trailing ".0" when whole.
+    static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
     }
 }

@@ -87,17 +87,17 @@ extension DeliveryVariant {
         self = v
     }
 
-    /// Parses a comma-separated `--variant` list; an empty list or another spelling
-    /// (`lockFree`, `lock-free`, `all`) is an error that names the accepted values.
+    /// Parses a comma-separated `--variant` list; an empty list, an empty item (`lockfree,,mutex`),
+    /// a variant given twice or another spelling (`lockFree`, `lock-free`, `all`) is an error that
+    /// names the accepted values.
     package static func parseList(_ text: String) throws(ArgumentError) -> [DeliveryVariant] {
-        let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard !names.isEmpty else { throw ArgumentError(flag: "--variant", message: "expected lockfree, mutex or lockfree,mutex (got '\(text)')") }
+        let accepted = "accepted: lockfree, mutex (comma-separated for both)"
         var out: [DeliveryVariant] = []
-        for n in names {
+        for n in try ArgumentCheck.listItems(text, flag: "--variant", what: "variants", allowed: accepted) {
             guard let v = DeliveryVariant(commandLineName: n) else {
-                throw ArgumentError(flag: "--variant", message: "unknown variant '\(n)'; accepted: lockfree, mutex (comma-separated for both)")
+                throw ArgumentError(flag: "--variant", message: "unknown variant '\(n)'; \(accepted)")
             }
-            if !out.contains(v) { out.append(v) }
+            out.append(v)
         }
         return out
     }

@@ -119,6 +119,8 @@ package final class ProgressMeter: @unchecked Sendable {
     /// "850 ms", "12.3 s", "2 min 05 s", "1 h 02 min".
     package static func duration(_ seconds: Double) -> String {
         let s = max(0, seconds)
+        // Total: no conversion below can trap (a duration read from a file may be anything).
+        guard s.isFinite, s < 1e12 else { return s.isNaN ? "– s" : String(format: "%.3g s", s) }
         if s < 1 { return String(format: "%.0f ms", s * 1000) }
         if s < 60 { return String(format: "%.1f s", s) }
         let whole = Int(s.rounded())

@@ -1,22 +1,34 @@
 import Foundation
 
 /// Number formatting shared by the reports.
+///
+/// Every formatter is total: a figure read from a file may be any Double or UInt64, and none is
+/// converted with a trapping `Int(_:)` (reports validate their figures when read, see
+/// `ReportValidation`, but rendering never relies on it).
 enum Fmt {
+    /// Beyond this, figures print in scientific notation rather than grouped digits.
+    static let groupedLimit = 1e15
+
     static func ns(_ v: Double) -> String {
         if v.isNaN || v.isInfinite { return "–" }
         if v < 10 { return String(format: "%.2f", v) }
         if v < 100 { return String(format: "%.1f", v) }
+        if v >= groupedLimit { return String(format: "%.3e", v) }
         return grouped(Int(v.rounded()))
     }
-    static func ns(_ v: UInt64) -> String { grouped(Int(v)) }
+    static func ns(_ v: UInt64) -> String { grouped(v) }
     static func grouped(_ v: Int) -> String {
-        let s = String(abs(v))
+        (v < 0 ? "-" : "") + grouped(v.magnitude)
+    }
+    static func grouped(_ v: UInt64) -> String { grouped(UInt(v)) }
+    static func grouped(_ v: UInt) -> String {
+        let s = String(v)
         var out = ""
         for (i, c) in s.reversed().enumerated() {
             if i > 0 && i % 3 == 0 { out.append(",") }
             out.append(c)
         }
-        return (v < 0 ? "-" : "") + String(out.reversed())
+        return String(out.reversed())
     }
     static func ratio(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "–" }
     static func rate(_ opsPerSecond: Double) -> String {
@@ -347,7 +359,7 @@ struct ReportTables {
                 var cells = [r.subject.rawValue]
                 if hasVariant { cells.append(r.caseLabel) }
                 cells += wide
-                    ? [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(Int(s.count))]
+                    ? [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(s.count)]
                     : [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
                 out.append(cells)
             }

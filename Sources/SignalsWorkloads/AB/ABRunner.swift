@@ -18,6 +18,15 @@ package struct ABRunner: Sendable {
     /// Called when a row is done.
     package var finished: (@Sendable (ABRow) -> Void)?
 
+    /// Seconds past the budget that any wait may last: a side that has not answered by
+    /// `budget + overrunMargin` (from the start of the comparison) has its process group killed
+    /// and its row is not judged, with a note naming the side. It covers the launches a row
+    /// needs at least (`minimumPairs`, six served launches) when the budget is short.
+    package static let overrunMargin: Double = 20
+
+    /// The moment no wait may outlast (set by `run`).
+    package var deadline: Date?
+
     package init(baseline: String, current: String, parameters: Parameters, budgetSeconds: Double) {
         self.baseline = baseline; self.current = current; self.parameters = parameters; self.budgetSeconds = budgetSeconds
     }
@@ -27,8 +36,19 @@ package struct ABRunner: Sendable {
 
     /// Every case × subject, each given an equal share of the budget (at least `minimumPairs`).
     package func run(cases: [CaseSpec], subjects: [SubjectID], launch: Launch? = nil) -> [ABRow] {
+        var runner = self
+        let deadline = self.deadline ?? Date().addingTimeInterval(budgetSeconds + Self.overrunMargin)
+        runner.deadline = deadline
+        let parameters = self.parameters
         let launchOne: Launch = launch ?? { exe, env, spec, subject in
-            ChildProcess.runCase(spec: spec, subject: subject, parameters: parameters, executable: exe, environment: env)
+            // Each launch's watchdog is cut to the time left before the deadline.
+            var p = parameters
+            p.watchdogSeconds = max(1, min(p.watchdogSeconds, Int(max(0, deadline.timeIntervalSinceNow).rounded(.up))))
+            if deadline.timeIntervalSinceNow <= 0 {
+                return CaseResult(spec: spec, subject: subject, status: .timedOut,
+                                  reason: "not started: the time allowed (--budget plus \(Int(Self.overrunMargin)) s) was spent")
+            }
+            return ChildProcess.runCase(spec: spec, subject: subject, parameters: p, executable: exe, environment: env)
         }
         let rowCount = max(1, cases.count * subjects.count)
         let share = budgetSeconds / Double(rowCount)
@@ -36,7 +56,7 @@ package struct ABRunner: Sendable {
         for spec in cases {
             for subject in subjects {
                 progress?("\(spec.key) · \(subject.rawValue)")
-                let done = row(spec, subject, seconds: share, launch: launchOne)
+                let done = runner.row(spec, subject, seconds: share, launch: launchOne)
                 finished?(done)
                 rows.append(done)
             }
@@ -52,9 +72,10 @@ package struct ABRunner: Sendable {
     func servedRow(_ spec: CaseSpec, _ subject: SubjectID, seconds: Double) -> ABRow? {
         let sides = [ABSide(name: "baseline", executable: baseline, environment: baselineEnvironment),
                      ABSide(name: "current", executable: current, environment: currentEnvironment)]
-        let session = ServedSession(sides: sides, spec: spec, subject: subject, parameters: parameters,
+        var session = ServedSession(sides: sides, spec: spec, subject: subject, parameters: parameters,
                                     roundsPerLaunch: servedRounds, minimumLaunches: max(minimumPairs, PairedStatistics.minimumLaunchesForRobust),
                                     maximumLaunches: maximumPairs * 4)
+        session.deadline = deadline
         let outcome = session.measure(seconds: seconds)
         if outcome.unsupported { return nil }
         var row = ABRow(workload: spec.workload, caseLabel: spec.caseLabel, subject: subject, unit: spec.workload.unit,
@@ -76,6 +97,10 @@ package struct ABRunner: Sendable {
         let start = Date()
         var pair = 0
         while pair < maximumPairs && (pair < minimumPairs || Date().timeIntervalSince(start) < seconds) {
+            if let deadline, Date() >= deadline, pair > 0 {
+                row.note = "stopped: the time allowed (--budget plus \(Int(Self.overrunMargin)) s) was spent after \(pair) launch pair(s)"
+                break
+            }
             // Alternate which build goes first, so neither always runs on a warmer machine.
             let baseFirst = pair % 2 == 0
             let first = baseFirst ? launch(baseline, baselineEnvironment, spec, subject) : launch(current, currentEnvironment, spec, subject)

@@ -49,9 +49,10 @@ package struct Calibration: Sendable {
     }
 
     func runOnce(_ spec: CaseSpec, index: Int) -> CalibrationReport.Run {
-        let session = ServedSession(sides: sides(), spec: spec, subject: subject, parameters: parameters,
+        var session = ServedSession(sides: sides(), spec: spec, subject: subject, parameters: parameters,
                                     roundsPerLaunch: roundsPerLaunch, minimumLaunches: PairedStatistics.minimumLaunchesForRobust,
                                     maximumLaunches: 200)
+        session.deadline = Date().addingTimeInterval(budgetSeconds + ABRunner.overrunMargin)
         let outcome = session.measure(seconds: budgetSeconds)
         return Self.judge(outcome, slowdowns: slowdowns.count, parameters: parameters, seed: parameters.seedValue &+ UInt64(index) &* 7919)
     }

@@ -52,6 +52,10 @@ package enum RoundServer {
 }
 
 /// The parent side of served rounds: one live child serving one subject on one case.
+///
+/// The child runs in a process group of its own (`GroupProcess`): stopping it kills the group,
+/// so a build that forks (a wrapper, a helper left holding the output pipe) cannot keep
+/// `bench ab` waiting. Every wait for a reply is bounded by the watchdog and by `deadline`.
 package final class ServedChild {
     /// What a request to the child gave.
     package enum Reply: Equatable {
@@ -60,57 +64,57 @@ package final class ServedChild {
         case failed(status: CaseStatus, reason: String)
     }
 
-    let process: Process
-    let input: FileHandle
-    let outputHandle: FileHandle
-    var outputFD: Int32 { outputHandle.fileDescriptor }
+    let process: GroupProcess
     var buffer: [UInt8] = []
     var stopped = false
+    /// Why the last `readLine` gave nil because of time ("no answer within 60 s"), else nil.
+    var timeoutReason: String?
     /// Operations the child calibrated to, and its warm-up figure.
     package private(set) var operations = 0
     package private(set) var warmUpNsPerOp = 0.0
     /// Seconds a request may take before the child is declared hung.
     let watchdogSeconds: Double
+    /// No wait lasts past this moment (`bench ab`: the budget plus `ABRunner.overrunMargin`).
+    let deadline: Date?
 
-    init(process: Process, input: FileHandle, output: FileHandle, watchdogSeconds: Double) {
+    init(process: GroupProcess, watchdogSeconds: Double, deadline: Date?) {
         self.process = process
-        self.input = input
-        outputHandle = output
         self.watchdogSeconds = max(1, watchdogSeconds)
+        self.deadline = deadline
     }
+
+    deinit { stop() }
 
     /// Starts `executable`'s `_serve` for `subject` on `spec` and waits for it to be ready.
     /// Returns the failure when it does not become ready (an older bench without `_serve`
-    /// exits at once with a usage error: status `.unsupported`).
+    /// exits at once with a usage error: status `.unsupported`). No wait lasts past
+    /// `deadline`: then the child's process group is killed and the failure is `.timedOut`.
     package static func start(executable: String, environment: [String: String], spec: CaseSpec, subject: SubjectID,
-                             parameters: Parameters) -> Result<ServedChild, ServedFailure> {
+                             parameters: Parameters, deadline: Date? = nil) -> Result<ServedChild, ServedFailure> {
         // A child that died must not take the parent with it when it is written to.
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ChildProcess.arguments(spec: spec, subject: subject, parameters: parameters,
-                                                   command: RoundServer.subcommand)
+        if let deadline, deadline.timeIntervalSinceNow <= 0 {
+            return .failure(ServedFailure(status: .timedOut, reason: "not started: the time allowed (--budget plus its margin) was spent"))
+        }
         var env = ProcessInfo.processInfo.environment
         env["SWIFT_BACKTRACE"] = "enable=no"
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let inPipe = Pipe(), outPipe = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = outPipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch {
-            return .failure(ServedFailure(status: .crashed, reason: "could not start \(executable): \(error)"))
+        let arguments = ChildProcess.arguments(spec: spec, subject: subject, parameters: parameters, command: RoundServer.subcommand)
+        switch GroupProcess.spawn(executable: executable, arguments: arguments, environment: env, pipeInput: true, errors: .null) {
+        case .failure(let why):
+            return .failure(ServedFailure(status: .crashed, reason: why.description))
+        case .success(let process):
+            let child = ServedChild(process: process, watchdogSeconds: Double(parameters.watchdogSeconds), deadline: deadline)
+            return child.waitUntilReady()
         }
-        // Keep only our ends open, so the child's exit is seen as the end of its output.
-        try? inPipe.fileHandleForReading.close()
-        try? outPipe.fileHandleForWriting.close()
-        let child = ServedChild(process: process, input: inPipe.fileHandleForWriting, output: outPipe.fileHandleForReading,
-                                watchdogSeconds: Double(parameters.watchdogSeconds))
-        return child.waitUntilReady()
     }
 
     private func waitUntilReady() -> Result<ServedChild, ServedFailure> {
         guard let line = readLine() else {
+            if let timeoutReason {
+                stop()
+                return .failure(ServedFailure(status: .timedOut, reason: "not ready: \(timeoutReason)"))
+            }
             let why = exitDescription()
             let unsupported = why == "exit status 2" || why == "exit status 64"
             stop()
@@ -139,6 +143,7 @@ package final class ServedChild {
     package func round(operations: Int) -> Reply {
         send("round \(operations)")
         guard let line = readLine() else {
+            if let timeoutReason { return .failed(status: .timedOut, reason: "during a round: \(timeoutReason)") }
             return .failed(status: .crashed, reason: "ended during a round (\(exitDescription()))")
         }
         if line.hasPrefix("ok "), let v = Double(line.dropFirst(3)) { return .ok(v) }
@@ -146,59 +151,62 @@ package final class ServedChild {
         return .failed(status: f.status, reason: f.reason)
     }
 
-    /// Asks the child to exit, and waits for it (killing it if it does not go).
+    /// Asks the child to exit and waits for it briefly (at most 5 s, and never past the
+    /// deadline), then kills its process group: nothing it started outlives it.
     package func stop() {
         guard !stopped else { return }
         send("quit")
         stopped = true
-        try? input.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(1_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try? outputHandle.close()
+        process.closeInput()
+        var until = Date().addingTimeInterval(5)
+        if let deadline, deadline < until { until = max(Date(), deadline) }
+        process.wait(until: until)
+        process.closeStreams()
     }
 
     private func send(_ line: String) {
         guard !stopped else { return }
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(input.fileDescriptor, $0.baseAddress, $0.count) }
+        process.send(line)
     }
 
-    /// The next line of the child's output, or nil at its end or after the watchdog.
+    /// The next line of the child's output, or nil at its end or at the watchdog or deadline
+    /// (then `timeoutReason` says which, and the child's group has been killed).
     func readLine() -> String? {
-        let deadline = Date().addingTimeInterval(watchdogSeconds)
+        timeoutReason = nil
+        var until = Date().addingTimeInterval(watchdogSeconds)
+        var why = "no answer within the watchdog's \(Int(watchdogSeconds)) s"
+        if let deadline, deadline < until {
+            until = deadline
+            why = "no answer before the time allowed ran out (--budget plus \(Int(ABRunner.overrunMargin)) s)"
+        }
         while true {
             if let i = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<i], as: UTF8.self)
                 buffer.removeSubrange(...i)
                 return line
             }
-            let left = deadline.timeIntervalSinceNow
-            guard left > 0 else {
-                kill(process.processIdentifier, SIGKILL)
+            // In slices of a second: a child that exited while something it started holds
+            // its output open gives no end of file; its group is killed instead of waited on.
+            switch process.read(until: min(until, Date().addingTimeInterval(1))) {
+            case .data(let d): buffer += d
+            case .end: return nil
+            case .timedOut:
+                if !process.isRunning {
+                    process.killGroup()
+                    return nil
+                }
+                if Date() < until { continue }
+                process.killGroup()
+                timeoutReason = why
                 return nil
             }
-            var fds = pollfd(fd: outputFD, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fds, 1, Int32(min(left, 1) * 1000))
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { continue }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = chunk.withUnsafeMutableBytes { read(outputFD, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            buffer += chunk[0..<n]
         }
     }
 
     /// How the child ended ("exit status N", "signal N"), waiting briefly for it to end.
     func exitDescription() -> String {
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(1_000) }
-        if process.isRunning { return "still running" }
-        return process.terminationReason == .uncaughtSignal
-            ? "\(ChildProcess.signalName(process.terminationStatus))"
-            : "exit status \(process.terminationStatus)"
+        process.wait(until: Date().addingTimeInterval(5))
+        return process.exitDescription
     }
 }
 

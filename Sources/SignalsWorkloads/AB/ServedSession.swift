@@ -30,6 +30,8 @@ package struct ServedSession: Sendable {
     package var roundsPerLaunch: Int
     package var minimumLaunches: Int
     package var maximumLaunches: Int
+    /// No wait for a side lasts past this moment (nil: each request still has the watchdog).
+    package var deadline: Date?
 
     package init(sides: [ABSide], spec: CaseSpec, subject: SubjectID, parameters: Parameters,
                 roundsPerLaunch: Int, minimumLaunches: Int, maximumLaunches: Int) {
@@ -59,6 +61,10 @@ package struct ServedSession: Sendable {
         var outcome = Outcome(rounds: Array(repeating: [], count: sides.count))
         var launch = 0
         while launch < maximumLaunches && (launch < minimumLaunches || Date().timeIntervalSince(start) < seconds) {
+            if let deadline, Date() >= deadline {
+                outcome.note = "stopped: the time allowed (--budget plus \(Int(ABRunner.overrunMargin)) s) was spent after \(launch) launch(es)"
+                break
+            }
             switch measureLaunch(launch) {
             case .success(let perSide):
                 for (i, r) in perSide.enumerated() { outcome.rounds[i].append(r) }
@@ -86,7 +92,7 @@ package struct ServedSession: Sendable {
         let order = Self.startOrder(sides: sides.count, launch: launch)
         for i in order {
             switch ServedChild.start(executable: sides[i].executable, environment: sides[i].environment,
-                                     spec: spec, subject: subject, parameters: parameters) {
+                                     spec: spec, subject: subject, parameters: parameters, deadline: deadline) {
             case .success(let c): children[i] = c
             case .failure(let f):
                 return .failure(ServedFailure(status: f.status, reason: "\(sides[i].name): \(f.status.rawValue): \(f.reason)"))

@@ -58,6 +58,31 @@ struct ArgumentTests {
         #expect(error { $0.stages = -1 }?.message.contains("1 to") == true)
     }
 
+    /// A list with an empty item or a repeated one is a mistake: an error naming the flag.
+    @Test func emptyAndRepeatedListItems() {
+        for text in ["send,,chain", "send,", ",send", "", " ", "send,send"] {
+            #expect(parseError { () throws(ArgumentError) in try NameList<WorkloadID>(parsing: text, flag: "--workload") }?.flag == "--workload", "\(text)")
+            #expect(parseError { () throws(ArgumentError) in try ThreadCountList(parsing: text.replacingOccurrences(of: "send", with: "2")) }?.flag == "--threads", "\(text)")
+        }
+        for text in ["lockfree,,mutex", "lockfree,lockfree", "", "mutex,"] {
+            #expect(parseError { () throws(ArgumentError) in try DeliveryVariant.parseList(text) }?.flag == "--variant", "\(text)")
+        }
+        #expect(error { $0.workloads = [.send, .send] }?.message.contains("given twice") == true)
+        #expect(error { $0.subjects = [.mutex, .mutex] }?.flag == "--subject")
+        #expect(error { $0.threads = [2, 2] }?.flag == "--threads")
+    }
+
+    /// The shared checks: non-finite and out-of-range values name the flag and the range.
+    @Test func sharedNumericChecks() {
+        for bad in [Double.infinity, -.infinity, .nan, 0, -1, 604_801, 1e300] {
+            let e = parseError { () throws(ArgumentError) in try ArgumentCheck.positiveSeconds(bad, flag: "--duration") }
+            #expect(e?.flag == "--duration" && e?.message.contains("at most 604800") == true, "\(bad)")
+        }
+        #expect((try? ArgumentCheck.positiveSeconds(0.5, flag: "--duration")) == 0.5)
+        #expect(parseError { () throws(ArgumentError) in try ArgumentCheck.finite(.nan, flag: "--x", in: 0...100, what: "a percentage") }?.flag == "--x")
+        #expect(parseError { () throws(ArgumentError) in try ArgumentCheck.whole(65, flag: "--threads", in: 1...64) }?.message.contains("1 to 64") == true)
+    }
+
     /// One spelling per name: another case is an error naming the accepted spelling.
     @Test func namesHaveOneSpelling() {
         #expect(throws: ArgumentError.self) { try NameList<WorkloadID>(parsing: "SEND", flag: "--workload") }
@@ -70,9 +95,9 @@ struct ArgumentTests {
 
     @Test func validOptionsBecomeParameters() throws {
         var o = RunOptions()
-        o.workloads = try NameList<WorkloadID>(parsing: "contended, send,contended", flag: "--workload").names
+        o.workloads = try NameList<WorkloadID>(parsing: "contended, send", flag: "--workload").names
         o.subjects = try NameList<SubjectID>(parsing: "lockfree", flag: "--subject").names
-        o.threads = try ThreadCountList(parsing: "1,2,16,2").counts
+        o.threads = try ThreadCountList(parsing: "1,2,16").counts
         o.stages = 3
         o.quick = true
         let p = try o.parameters()
