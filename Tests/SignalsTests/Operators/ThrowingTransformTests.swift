@@ -69,6 +69,26 @@ import Testing
         #expect(again.secondEnd == nil)
     }
 
+    @Test(arguments: variants) func aThrowReleasesTheStateTheStageHeld(_ v: DeliveryVariant) {
+        // reduce keeps every value in its state; behind the hop the stage stays attached after
+        // the throw, so only the throw itself can have let the state go.
+        let vt = VirtualTimeContext()
+        let flags = [Flagged(), Flagged()]
+        let (input, signal) = Signal<Canary?>.create(delivery: v)
+        let r = Recorder(signal.reduce(initialValue: [Canary]()) { (kept: [Canary], c: Canary?) throws -> [Canary] in
+            guard let c else { throw TestError.boom }
+            return kept + [c]
+        }.map(\.count).hop(to: .custom(vt)))
+        for flag in flags { input.send(value: Canary(flag)) }
+        #expect(!flags.contains { $0.isSet })
+        input.send(value: nil)  // throws
+        #expect(flags.allSatisfy { $0.isSet }, "the stage kept its state after the throw")
+        vt.runUntilIdle()
+        #expect(r.values.isEmpty)
+        #expect(r.end == .boom)
+        withExtendedLifetime(input) {}
+    }
+
     @Test(arguments: variants) func mapErrorsEndsWithTheThrownError(_ v: DeliveryVariant) {
         let probe = ThrowingProbe(throwAt: nil)
         let thrown = run(v, [1, 2], end: .other(TestError.other)) { s in
