@@ -56,9 +56,9 @@ extension Signal {
         initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, T) throws -> Signal<U>
     ) -> Signal<U> {
-        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<Signal<U>>) in
-            do { next.send(value: try processor(&s, v)) } catch { next.send(end: .other(error)) }
-        }.flatMap { $0 }
+        // The throwing `map`'s rule: a throw ends the outer signal, which ends the merge and
+        // releases its inner subscriptions (ThrowingTransforms.swift).
+        map(initialState: initialState, context: context, processor).flatMap { $0 }
     }
 
     /// Drops values while `condition` returns true, then passes everything (CwlSignal's
@@ -74,14 +74,11 @@ extension Signal {
         initialState: S, context: Exec = .direct,
         condition: @escaping @Sendable (inout S, T) throws -> Bool
     ) -> Signal<T> {
-        transformValues(initialState: (initialState, false), context: context) { (s: inout (S, Bool), v: T, next: SignalNext<T>) in
-            do {
-                if !s.1, try condition(&s.0, v) { return }
-                s.1 = true
-                next.send(value: v)
-            } catch {
-                next.send(end: .other(error))
-            }
+        throwingStage(initialState: (initialState, false), context: context) { (s: inout (S, Bool), v: T, next: SignalNext<T>) in
+            if !s.1, try condition(&s.0, v) { return false }
+            s.1 = true
+            next.send(value: v)
+            return false
         }
     }
 
@@ -98,12 +95,13 @@ extension Signal {
         initialState: S, context: Exec = .direct,
         condition: @escaping @Sendable (inout S, T) throws -> Bool
     ) -> Signal<T> {
-        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<T>) in
-            do {
-                if try condition(&s, v) { next.send(value: v) } else { next.complete() }
-            } catch {
-                next.send(end: .other(error))
+        throwingStage(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<T>) in
+            guard try condition(&s, v) else {
+                next.complete()
+                return true
             }
+            next.send(value: v)
+            return false
         }
     }
 
@@ -200,12 +198,9 @@ extension Signal {
     public func compactMap<S: Sendable, U: Sendable>(
         initialState: S, context: Exec = .direct, _ processor: @escaping @Sendable (inout S, T) throws -> U?
     ) -> Signal<U> {
-        transformValues(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<U>) in
-            do {
-                if let u = try processor(&s, v) { next.send(value: u) }
-            } catch {
-                next.send(end: .other(error))
-            }
+        throwingStage(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<U>) in
+            if let u = try processor(&s, v) { next.send(value: u) }
+            return false
         }
     }
 }
