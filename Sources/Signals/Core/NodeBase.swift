@@ -158,6 +158,12 @@ class NodeBase: @unchecked Sendable {
         updateActivation { $0.feeders.append(record) }
     }
 
+    /// Adds feeders in one change; they start at once if the node is active.
+    @usableFromInline
+    func addFeeders(_ records: [FeederRecord]) {
+        updateActivation { $0.feeders.append(contentsOf: records) }
+    }
+
     /// Removes a feeder; it stops if it was running.
     @usableFromInline
     func removeFeeder(where match: (FeederRecord) -> Bool) -> Bool {
