@@ -152,7 +152,7 @@ extension Signal {
                     s = ([], 0, nil, s.generation)
                     return next.send(end: end)
                 }
-                s.queue.append((context.now() + interval, r))
+                s.queue.append((Duration.saturatingSum(context.now(), interval), r))
                 if s.timer == nil {
                     s.generation += 1
                     s.timer = channel.schedule(after: interval, on: context, s.generation)
@@ -175,7 +175,7 @@ extension Signal {
                         s.head = 0
                     }
                     s.generation += 1
-                    s.timer = channel.schedule(after: s.queue[s.head].due - now, on: context, s.generation)
+                    s.timer = channel.schedule(after: Duration.saturatingDifference(s.queue[s.head].due, now), on: context, s.generation)
                 }
             }
         }
@@ -209,7 +209,7 @@ extension Signal {
                 last = context.now()
             case .upstream(.success(let v)):
                 let now = context.now()
-                next.send(value: TimeIntervalled(value: v, interval: now - last))
+                next.send(value: TimeIntervalled(value: v, interval: Duration.saturatingDifference(now, last)))
                 last = now
             case .upstream(.failure(let end)):
                 next.send(end: end)
@@ -376,8 +376,12 @@ extension Signal where T == Int {
             case .event:
                 let n = s.ticks
                 s.ticks += 1
-                let due = s.start + period * (s.ticks + 1)
-                s.timer = channel.schedule(after: due - context.now(), on: context, ())
+                // Saturated: a virtual clock may read anything, up to the top of the range. A
+                // tick due past the top never comes (scheduled there, every later tick would be
+                // due at the same instant, and an advance would never finish).
+                let due = Duration.saturatingSum(s.start, period * (s.ticks + 1))
+                s.timer = due == Duration.saturatedMax
+                    ? nil : channel.schedule(after: Duration.saturatingDifference(due, context.now()), on: context, ())
                 next.send(value: n)
             }
         }
