@@ -68,7 +68,8 @@ extension Signal {
     /// `context.now()`; no timer is needed).
     ///
     /// - Parameters:
-    ///   - interval: how long values are dropped after one is emitted.
+    ///   - interval: how long values are dropped after one is emitted (zero or less: none is
+    ///     dropped; `Exec.neverDelay` or more: every value after the first is dropped).
     ///   - context: where its timers run and whose clock it reads (`.global` by default;
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
@@ -78,7 +79,9 @@ extension Signal {
             switch r {
             case .success(let v):
                 let now = context.now()
-                if let l = last, now - l < interval { return }
+                // An interval of `Exec.neverDelay` or more never elapses, however far the
+                // clock moves (a virtual one may move centuries).
+                if let l = last, interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) < interval { return }
                 last = now
                 next.send(value: v)
             case .failure(let e):

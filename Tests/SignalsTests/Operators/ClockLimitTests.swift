@@ -51,4 +51,44 @@ import Testing
         i2.send(value: 1)
         #expect(intervals.values.map(\.value) == [1])
     }
+
+    /// `throttleFirst(interval: Exec.neverDelay)` lets the first value through and no other,
+    /// even two centuries of virtual time later (it compared clock readings, and let one
+    /// through once `neverDelay` had passed).
+    @Test(arguments: variants) func throttleFirstOfNeverDelayLetsOneValueThrough(_ v: DeliveryVariant) {
+        for interval in [Exec.neverDelay, Exec.neverDelay * 3, Duration.seconds(Int64.max)] {
+            let vt = VirtualTimeContext()
+            let (input, signal) = Signal<Int>.create(delivery: v)
+            let rec = Recorder(signal.throttleFirst(interval: interval, context: .custom(vt)))
+            input.send(value: 1)
+            vt.advance(by: Exec.neverDelay * 2)
+            input.send(value: 2)
+            for _ in 0..<20 { vt.advance(by: .seconds(Int64.max)) }
+            input.send(value: 3)
+            #expect(rec.values == [1], "\(interval)")
+        }
+    }
+
+    /// The other time operators given `Exec.neverDelay`: nothing of theirs fires, however far
+    /// the clock moves.
+    @Test(arguments: variants) func timeOperatorsOfNeverDelayNeverFire(_ v: DeliveryVariant) {
+        let vt = VirtualTimeContext()
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let multi = signal.multicast()
+        let debounced = Recorder(multi.debounce(interval: Exec.neverDelay, context: .custom(vt)))
+        let throttled = Recorder(multi.throttleLast(interval: Exec.neverDelay, context: .custom(vt)))
+        let delayed = Recorder(multi.delay(interval: Exec.neverDelay, context: .custom(vt)))
+        let timedOut = Recorder(multi.timeout(interval: Exec.neverDelay, context: .custom(vt)))
+        let buffered = Recorder(multi.buffer(timeSpan: Exec.neverDelay, context: .custom(vt)))
+        input.send(value: 1)
+        for _ in 0..<20 { vt.advance(by: .seconds(Int64.max)) }
+        input.send(value: 2)
+        vt.advance(by: Exec.neverDelay * 2)
+        #expect(debounced.values == [])
+        #expect(throttled.values == [])
+        #expect(delayed.values == [])
+        #expect(timedOut.values == [1, 2])
+        #expect(timedOut.end == nil)
+        #expect(buffered.values == [])
+    }
 }
