@@ -81,13 +81,16 @@ public final class VirtualTimeContext: ExecutionContext {
     /// Moves the clock forward by `interval`, running every item due up to then, in time order.
     /// Work that items queue while running also runs if it falls due within the interval.
     ///
-    /// - Parameter interval: how far to move the clock (a negative interval counts as zero).
+    /// - Parameter interval: how far to move the clock (a negative interval counts as zero). A
+    ///   huge one runs everything queued: the clock saturates at the largest `Duration` rather
+    ///   than trapping, however many times it is advanced.
     public func advance(by interval: Duration) {
-        advance(to: now() + max(interval, .zero))
+        advance(to: Duration.saturatingSum(now(), max(interval, .zero)))
     }
 
     /// Moves the clock to `time` (if it is later than now), running every item due up to then,
-    /// in time order; the clock reads each item's due time while that item runs.
+    /// in time order; the clock reads each item's due time while that item runs. Any `time`
+    /// is accepted: one at or before now runs only what is due now.
     ///
     /// - Parameter time: the time to move the clock to.
     public func advance(to time: Duration) {
@@ -131,7 +134,9 @@ public final class VirtualTimeContext: ExecutionContext {
         state.withLock { s in
             let sequence = s.nextSequence
             s.nextSequence += 1
-            s.items[sequence] = Item(due: s.now + delay, sequence: sequence, work: work)
+            // Saturated: a clock advanced to the top of the range still queues (the item is due
+            // at that top, and the next advance runs it).
+            s.items[sequence] = Item(due: Duration.saturatingSum(s.now, delay), sequence: sequence, work: work)
             return sequence
         }
     }

@@ -30,7 +30,10 @@ final class FeederRecord: @unchecked Sendable {
     /// again. Set before the record is shared.
     @usableFromInline var outputClaim: OutputClaim?
     @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
-    deinit { outputClaim?.drop() }
+    deinit {
+        // Handed on rather than dropped in place: see `PendingReleases`.
+        if let claim = outputClaim { PendingReleases.drop(claim) }
+    }
 }
 
 /// What every node shares regardless of its value type: its feeders, whether they should be
@@ -92,6 +95,20 @@ class NodeBase: @unchecked Sendable {
         self.newGenerationOnDeactivate = newGenerationOnDeactivate
     }
 
+    deinit {
+        // The feeders hold the graph upstream (their chains, the nodes those are rooted at):
+        // released through the thread's pending releases, so a chain of nodes is freed one
+        // node at a time instead of one node inside the other.
+        PendingReleases.release {
+            activation.withLock { a -> [AnyObject] in
+                let all: [AnyObject] = a.feeders + a.removed
+                a.feeders = []
+                a.removed = []
+                return all
+            }
+        }
+    }
+
     /// Edits the activation state, then applies it unless another thread is already applying.
     @usableFromInline
     func updateActivation(_ edit: (inout Activation) -> Void) {
@@ -139,6 +156,12 @@ class NodeBase: @unchecked Sendable {
     @usableFromInline
     func addFeeder(_ record: FeederRecord) {
         updateActivation { $0.feeders.append(record) }
+    }
+
+    /// Adds feeders in one change; they start at once if the node is active.
+    @usableFromInline
+    func addFeeders(_ records: [FeederRecord]) {
+        updateActivation { $0.feeders.append(contentsOf: records) }
     }
 
     /// Removes a feeder; it stops if it was running.

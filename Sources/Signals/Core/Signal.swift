@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// The receiving end of a stream of values: `Result<T, SignalEnd>`, where the first end closes
 /// the stream.
@@ -32,7 +39,9 @@ public class Signal<T: Sendable>: @unchecked Sendable {
 
     /// Connects a sink at the end of this signal's chain, building the fused chain (and fresh
     /// per-activation state) down from the root. Called on every activation.
-    @usableFromInline let attachChain: @Sendable (SignalSink<T>) -> ChainAttachment
+    ///
+    /// Written only by `init` and `deinit` (which lets it go first thing, see there).
+    @usableFromInline @exclusivity(unchecked) final var attachChain: @Sendable (SignalSink<T>) -> ChainAttachment
 
     /// Who holds this signal's output now.
     @usableFromInline let claimSlot = Mutex(ClaimSlot())
@@ -59,7 +68,25 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         self.attachChain = attachChain
     }
 
-    deinit { upstreamClaim?.drop() }
+    deinit {
+        // Everything this signal holds upstream goes through the thread's pending releases,
+        // so that freeing a chain of any length nests no deeper than one stage: dropping the
+        // claim can free the signal upstream, whose deinit would drop its own claim, and so
+        // on once per stage (a long chain's release overflowed the stack). The chain closure
+        // is let go here, inside that scope, while the claim still keeps the upstream signal
+        // (and the closures it holds) alive: let go after this body, it would free the
+        // closures it captured one inside the other, or free a node that frees its feeders.
+        let claim = upstreamClaim
+        PendingReleases.releasing {
+            attachChain = Self.released
+            if let claim { PendingReleases.drop(claim) }
+        }
+    }
+
+    /// What a freed signal's `attachChain` is replaced with (never called).
+    private static var released: @Sendable (SignalSink<T>) -> ChainAttachment {
+        { _ in ChainAttachment { _ in } }
+    }
 
     /// A signal whose chain is rooted at `node` (holding `upstreamClaim` on the signal that
     /// feeds the node, if any). Detaching closes the chain at once, so no stage of it runs
@@ -319,19 +346,110 @@ class OutputClaim: @unchecked Sendable {
     }
 
     /// Drops one hold; the last one frees the output and drops what this claim kept.
+    ///
+    /// A loop over the claims kept upstream, not a call per claim: a chain of any length is
+    /// dropped in constant stack. A signal freed on the way (the last reference to a derived
+    /// signal was its slot's claim) hands its own claim to `PendingReleases`, so that is not
+    /// a recursion either.
     @usableFromInline func drop() {
-        if holds.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 {
-            let up = kept
-            kept = nil
+        var next: OutputClaim? = self
+        while let claim = next {
+            next = nil
+            guard claim.holds.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return }
+            next = claim.kept
+            claim.kept = nil
             // Leaves the slot: a stopped subscription's handler is released now, not when
             // the signal is next subscribed or freed. The reference to the signal goes too:
             // kept, it would keep a derived signal (and its own hold upstream) alive for as
             // long as a cancelled output is, and the upstream output taken.
-            let owner = slotOwner
-            slotOwner = nil
-            owner?.releaseClaim(self)
-            up?.drop()
+            let owner = claim.slotOwner
+            claim.slotOwner = nil
+            owner?.releaseClaim(claim)
         }
+    }
+}
+
+/// The claims this thread has still to drop, for releases that would otherwise nest once per
+/// stage: freeing a derived signal drops its claim upstream, which can free the signal
+/// upstream, whose claim … The outermost `drop(_:)` on a thread drops its claim and then every
+/// claim handed to it meanwhile, in a loop; a nested call only appends. All of it happens
+/// before the outermost call returns (within the `cancel()` or release that started it), on
+/// the releasing thread, and outside every lock.
+@usableFromInline
+enum PendingReleases {
+    /// The thread's list: allocated on a thread's first release, freed when the thread exits.
+    final class List {
+        var claims: [OutputClaim] = []
+        var objects: [AnyObject] = []
+        var draining = false
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let made = pthread_key_create(&key) { pointer in
+            #if canImport(Darwin)
+            Unmanaged<List>.fromOpaque(pointer).release()
+            #else
+            if let pointer { Unmanaged<List>.fromOpaque(pointer).release() }
+            #endif
+        }
+        precondition(made == 0, "pthread_key_create failed: \(made)")
+        return key
+    }()
+
+    private static var current: List {
+        if let p = pthread_getspecific(key) { return Unmanaged<List>.fromOpaque(p).takeUnretainedValue() }
+        let list = List()
+        pthread_setspecific(key, Unmanaged.passRetained(list).toOpaque())
+        return list
+    }
+
+    /// Drops `claim` now, or after the release this thread is already in the middle of.
+    @usableFromInline
+    static func drop(_ claim: OutputClaim) {
+        let list = current
+        if list.draining {
+            list.claims.append(claim)
+            return
+        }
+        list.draining = true
+        claim.drop()
+        drain(list)
+    }
+
+    /// Releases `objects` now, or after the release this thread is already in the middle of
+    /// (a node's feeders, which hold the chains upstream of it).
+    /// `take` is called inside, so the list holds the only references when it drains.
+    static func release(_ take: () -> [AnyObject]) {
+        releasing { current.objects.append(contentsOf: take()) }
+    }
+
+    /// Runs `body`, which may free objects whose deinits hand on what they hold upstream
+    /// (`drop(_:)`, `release(_:)`): as the outermost such call on this thread, this drops and
+    /// releases all of it, in a loop, before it returns.
+    static func releasing(_ body: () -> Void) {
+        let list = current
+        if list.draining {
+            body()
+            return
+        }
+        list.draining = true
+        body()
+        drain(list)
+    }
+
+    private static func drain(_ list: List) {
+        while true {
+            if let next = list.claims.popLast() {
+                next.drop()
+            } else if !list.objects.isEmpty {
+                // Released one at a time, out of the list first: each may hand on more.
+                _ = list.objects.removeLast()
+            } else {
+                break
+            }
+        }
+        list.draining = false
     }
 }
 

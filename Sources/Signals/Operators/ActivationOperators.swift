@@ -118,9 +118,23 @@ extension Signal {
         return Signal(delivery: multi.delivery, root: multi.root, attachesBehindGate: true, attachChain: multi.attachChain)
     }
 
+    /// Emits `values` as activation values when the signal is activated (a `capture()` below
+    /// takes them as such), before any of its own values.
+    func startWith(activationValues values: [T]) -> Signal<T> {
+        if values.isEmpty { return self }
+        return stage(initialState: (), eventType: Never.self) { (_: inout Void, e: StageEvent<T, Never>, _, next: SignalNext<T>) in
+            switch e {
+            case .activated: ActivationReplay.replaying { for v in values { next.send(value: v) } }
+            case .upstream(let r): next.send(result: r)
+            case .event: break
+            }
+        }
+    }
+
     /// Maps activation values with `activation` and the others with `remainder`, dropping nil
     /// results (CwlSignal's `compactMapActivation`). A closure that throws ends the signal
-    /// with the error.
+    /// with the error. The results of activation values are activation values of the result
+    /// (a `capture()` of it takes them), except with `.deferred`.
     ///
     /// Activates this signal now (a capture): the activation values are those of that
     /// activation; `select` chooses which of them count as activation values (`.last` drops
@@ -140,8 +154,14 @@ extension Signal {
     ) -> Signal<U> {
         let c = capture()
         let (act, ordinary) = select.split(c.values)
+        // What was an activation value upstream is one downstream too, whichever closure maps
+        // it (CwlSignal: a capture after `compactMapActivation(select: .last)` captures the
+        // mapped last value); only `.deferred` turns them into ordinary values.
+        let replayed = select == .deferred ? [] : act.map { (true, $0) } + ordinary.map { (false, $0) }
+        let deferred = select == .deferred ? ordinary.map { (false, $0) } : []
         let tagged = c.signal(resend: false).map { (false, $0) }
-            .startWith(contentsOf: act.map { (true, $0) } + ordinary.map { (false, $0) })
+            .startWith(contentsOf: deferred)
+            .startWith(activationValues: replayed)
         return tagged.transform(context: context) { (r: Result<(Bool, T), SignalEnd>, next: SignalNext<U>) in
             switch r {
             case .success(let (isActivation, v)):

@@ -50,6 +50,38 @@ extension Exec {
     }
 }
 
+extension Duration {
+    /// The largest duration there is: what a sum past the top of the range saturates to.
+    @usableFromInline static var saturatedMax: Duration { Duration(_high: .max, low: .max) }
+    /// The smallest duration there is.
+    @usableFromInline static var saturatedMin: Duration { Duration(_high: .min, low: 0) }
+
+    /// `a + b`, clamped to the range a `Duration` holds instead of trapping: clock readings
+    /// and durations may be anything a caller passes (`advance(by: .seconds(.max))` many
+    /// times), and no duration traps.
+    @inlinable
+    static func saturatingSum(_ a: Duration, _ b: Duration) -> Duration {
+        // 128-bit addition in two words: `Duration`'s own `+` traps on overflow.
+        let (low, carry) = a._low.addingReportingOverflow(b._low)
+        let (partial, o1) = a._high.addingReportingOverflow(b._high)
+        let (high, o2) = partial.addingReportingOverflow(carry ? 1 : 0)
+        // Two wraps cancel out (the first past the bottom, the second back up by the carry).
+        if o1 != o2 { return o2 || b._high >= 0 ? saturatedMax : saturatedMin }
+        return Duration(_high: high, low: low)
+    }
+
+    /// `a - b`, clamped like `saturatingSum`: the time between two clock readings, however
+    /// far apart.
+    @inlinable
+    static func saturatingDifference(_ a: Duration, _ b: Duration) -> Duration {
+        let (low, borrow) = a._low.subtractingReportingOverflow(b._low)
+        let (partial, o1) = a._high.subtractingReportingOverflow(b._high)
+        let (high, o2) = partial.subtractingReportingOverflow(borrow ? 1 : 0)
+        if o1 != o2 { return o2 || b._high >= 0 ? saturatedMin : saturatedMax }
+        return Duration(_high: high, low: low)
+    }
+}
+
 extension Signal {
     /// Takes this signal's output (like any operator) and ends with `end` as soon as it is
     /// activated; nothing from upstream passes. The result of a count or duration outside an

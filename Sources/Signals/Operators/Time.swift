@@ -68,7 +68,8 @@ extension Signal {
     /// `context.now()`; no timer is needed).
     ///
     /// - Parameters:
-    ///   - interval: how long values are dropped after one is emitted.
+    ///   - interval: how long values are dropped after one is emitted (zero or less: none is
+    ///     dropped; `Exec.neverDelay` or more: every value after the first is dropped).
     ///   - context: where its timers run and whose clock it reads (`.global` by default;
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
@@ -78,7 +79,9 @@ extension Signal {
             switch r {
             case .success(let v):
                 let now = context.now()
-                if let l = last, now - l < interval { return }
+                // An interval of `Exec.neverDelay` or more never elapses, however far the
+                // clock moves (a virtual one may move centuries).
+                if let l = last, interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) < interval { return }
                 last = now
                 next.send(value: v)
             case .failure(let e):
@@ -152,7 +155,7 @@ extension Signal {
                     s = ([], 0, nil, s.generation)
                     return next.send(end: end)
                 }
-                s.queue.append((context.now() + interval, r))
+                s.queue.append((Duration.saturatingSum(context.now(), interval), r))
                 if s.timer == nil {
                     s.generation += 1
                     s.timer = channel.schedule(after: interval, on: context, s.generation)
@@ -175,7 +178,7 @@ extension Signal {
                         s.head = 0
                     }
                     s.generation += 1
-                    s.timer = channel.schedule(after: s.queue[s.head].due - now, on: context, s.generation)
+                    s.timer = channel.schedule(after: Duration.saturatingDifference(s.queue[s.head].due, now), on: context, s.generation)
                 }
             }
         }
@@ -209,7 +212,7 @@ extension Signal {
                 last = context.now()
             case .upstream(.success(let v)):
                 let now = context.now()
-                next.send(value: TimeIntervalled(value: v, interval: now - last))
+                next.send(value: TimeIntervalled(value: v, interval: Duration.saturatingDifference(now, last)))
                 last = now
             case .upstream(.failure(let end)):
                 next.send(end: end)
@@ -380,8 +383,12 @@ extension Signal where T == Int {
             case .event:
                 let n = s.ticks
                 s.ticks += 1
-                let due = s.start + period * (s.ticks + 1)
-                s.timer = channel.schedule(after: due - context.now(), on: context, ())
+                // Saturated: a virtual clock may read anything, up to the top of the range. A
+                // tick due past the top never comes (scheduled there, every later tick would be
+                // due at the same instant, and an advance would never finish).
+                let due = Duration.saturatingSum(s.start, period * (s.ticks + 1))
+                s.timer = due == Duration.saturatedMax
+                    ? nil : channel.schedule(after: Duration.saturatingDifference(due, context.now()), on: context, ())
                 next.send(value: n)
             }
         }

@@ -143,6 +143,58 @@ import Testing
         #expect(deferred.values == [1, 2, 3, 4])
     }
 
+    /// CwlSignal's `testCompactMapActivation`: the mapped last activation value is an
+    /// activation value downstream (a capture takes it), and the remainder maps the rest.
+    @Test(arguments: variants) func compactMapActivationOutputIsAnActivationValue(_ v: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let capture = signal
+            .cacheUntilActive(precached: [1, 2])
+            .compactMapActivation(select: .last, activation: { $0 * 10 }, remainder: { $0 * 2 })
+            .capture()
+        #expect(capture.values == [20])
+        let r = Recorder(capture.resume(resend: .deferred))
+        input.send(value: 7)
+        input.send(value: 8)
+        input.send(value: 9)
+        input.complete()
+        #expect(r.values == [20, 14, 16, 18])
+        #expect(r.end == .complete)
+    }
+
+    /// CwlSignal's `testCompactMapLatestActivation`: the same with `remainder` passing values
+    /// through.
+    @Test(arguments: variants) func compactMapLatestActivationOutputIsAnActivationValue(_ v: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let capture = signal
+            .cacheUntilActive(precached: [1, 2])
+            .compactMapActivation(select: .last) { $0 * 10 }
+            .capture()
+        #expect(capture.values == [20])
+        let r = Recorder(capture.resume(resend: .deferred))
+        input.send(value: 7)
+        input.send(value: 8)
+        input.send(value: 9)
+        input.complete()
+        #expect(r.values == [20, 7, 8, 9])
+        #expect(r.end == .complete)
+    }
+
+    /// `mapActivation` likewise, with each selection: what was an activation value upstream
+    /// is one downstream (`.first` maps the rest with `remainder`, still as activation values);
+    /// `.deferred` makes them ordinary.
+    @Test(arguments: variants) func mapActivationOutputIsActivationValues(_ v: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: v) { $0.playback() }
+        for x in [1, 2, 3] { input.send(value: x) }
+        func captured(_ s: SignalActivationSelection) -> [Int] {
+            multi.mapActivation(select: s, activation: { $0 * 10 }, remainder: { $0 * 2 }).capture().values
+        }
+        #expect(captured(.last) == [30])
+        #expect(captured(.first) == [10, 4, 6])
+        #expect(captured(.all) == [10, 20, 30])
+        #expect(captured(.none) == [])
+        #expect(captured(.deferred) == [])
+    }
+
     @Test(arguments: variants) func compactMapActivationThrowing(_ v: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: v) { $0.continuous(initialValue: 1) }
         let r = Recorder(multi.compactMapActivation(activation: { _ in 0 }, remainder: { (x: Int) throws -> Int? in
