@@ -141,15 +141,13 @@ package struct LatencyCurveReport: Codable, Sendable {
         return lines
     }
 
-    func table(_ curves: [LatencyCurve], wide: Bool) -> Table {
+    func table(_ curves: [LatencyCurve], wide: Bool) -> Table? {
+        guard curves.contains(where: { $0.status == .ok && !$0.points.isEmpty }) else { return nil }
         var headers = ["subject", "offered/s", "achieved/s", "p50", "p99", "p99.9", "max", "late"]
         if wide { headers += ["samples", "svc p50", "svc p99", "svc p99.9"] }
         var rows: [[String]] = []
-        for c in curves {
-            guard c.status == .ok else {
-                rows.append([c.subject.rawValue, c.status.rawValue + ": " + (c.reason ?? "")] + Array(repeating: "", count: headers.count - 2))
-                continue
-            }
+        // A curve that did not run (or failed) has no rows: its line under the table says why.
+        for c in curves where c.status == .ok {
             let knee = c.knee
             for (i, p) in c.points.enumerated() {
                 let s = p.fromSchedule
@@ -180,7 +178,7 @@ extension LatencyCurveReport: RenderableReport {
             for line in header { out += wide ? line + "\n" : wrapped(line) }
             for (key, summary, cs) in byCase {
                 out += "\n" + wrapped("== \(key) — \(summary) ==")
-                out += table(cs, wide: wide).text(maxWidth: wide ? nil : TextReport.width)
+                if let t = table(cs, wide: wide) { out += t.text(maxWidth: wide ? nil : TextReport.width) }
                 for c in cs { out += wrapped("· \(c.subject.rawValue): \(c.kneeSummary)", indent: 4) }
             }
             return out
@@ -207,7 +205,7 @@ extension LatencyCurveReport: RenderableReport {
         case .markdown:
             var out = "# Signals bench latency\n\n" + header.map { "- " + $0 }.joined(separator: "\n") + "\n"
             for (key, summary, cs) in byCase {
-                out += "\n## \(key) — \(summary)\n\n" + table(cs, wide: true).markdown()
+                out += "\n## \(key) — \(summary)\n\n" + (table(cs, wide: true)?.markdown() ?? "")
                 for c in cs { out += "\n- \(c.subject.rawValue): \(c.kneeSummary)" }
                 out += "\n"
             }
@@ -218,7 +216,7 @@ extension LatencyCurveReport: RenderableReport {
                 body += "<h2>\(HTML.escape(key)) — \(HTML.escape(summary))</h2>\n"
                 body += "<figure>" + LatencyCurvePlot.svg(title: key, curves: cs) + "<figcaption>latency against delivered rate: p99 solid, p50 dashed, log scales; ○ the knee</figcaption></figure>\n"
                 body += "<ul class=\"notes\">" + cs.map { "<li>\(HTML.escape($0.subject.rawValue)): \(HTML.escape($0.kneeSummary))</li>" }.joined() + "</ul>\n"
-                body += table(cs, wide: false).html()
+                body += table(cs, wide: false)?.html() ?? ""
             }
             return HTML.page(title: "Signals bench latency", meta: header, result: nil, passed: true, body: body)
         }

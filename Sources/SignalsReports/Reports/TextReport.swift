@@ -416,7 +416,7 @@ struct ReportTables {
                 : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(quick);",
             "        latency = two extra rounds sampling 1 send in \(p.latencySampleEvery): the send call (timed around the call; the handler stores nothing), then send → handler (the sender stores its start, the handler one timestamp), each sample one store into memory allocated before the round, HdrHistograms filled after it;",
             "        " + (clockLine ?? "each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here)") + ";",
-            "        consistency = for one-thread direct cases (send, send-map, chain, hop[direct]; lockfree, mutex, opencombine), the send call's corrected p50 against ns/value, agreeing within the clock's resolution + max(\(Fmt.ns(LatencyConsistency.marginNs)) ns, \(Int(LatencyConsistency.marginFraction * 100))% of the figure) + the latency launch's distance from the figure; a contradiction fails the run (exit 1).",
+            "        consistency = for one-thread direct cases (send, send-map, chain, hop[direct]; lockfree, mutex, opencombine), the send call's corrected p50 against ns/value, agreeing when it lies within the span of the timed rounds widened by the clock's resolution + max(\(Fmt.ns(LatencyConsistency.marginNs)) ns, \(Int(LatencyConsistency.marginFraction * 100))% of the figure); a contradiction fails the run (exit 1).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
         ]
     }
