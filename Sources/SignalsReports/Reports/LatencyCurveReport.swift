@@ -225,8 +225,9 @@ extension LatencyCurveReport: RenderableReport {
 
 /// The hockey stick: latency (log) against delivered rate (log), one line per subject.
 package enum LatencyCurvePlot {
-    package static func svg(title: String, curves: [LatencyCurve], width: Double = 760, height: Double = 420) -> String {
-        let left = 70.0, right = width - 20, top = 30.0, bottom = height - 45
+    package static func svg(title: String, curves: [LatencyCurve], width: Double = 900, height: Double = 420) -> String {
+        // The legend stands right of the plot: a hockey stick fills the plot's corners.
+        let left = 70.0, right = width - 230, top = 30.0, bottom = height - 45
         let ok = curves.filter { $0.status == .ok && !$0.points.isEmpty }
         let pts = ok.flatMap(\.points)
         let rates = pts.map(\.achievedPerSecond).filter { $0 > 0 }
@@ -270,14 +271,13 @@ package enum LatencyCurvePlot {
             }
             s += "\n"
         }
-        let legendW = 250.0
-        s += "<rect x=\"\(left + 4)\" y=\"\(top + 3)\" width=\"\(legendW)\" height=\"\(Double(ok.count) * 13 + 4)\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#ddd\"/>\n"
+        let lx = right + 12
         for (i, c) in ok.enumerated() {
             let color = SVGPlot.colors[c.subject] ?? "#000"
-            let ly = top + 14 + Double(i) * 13
-            let knee = c.knee.map { " knee \(RateList.spelled($0.offeredPerSecond))/s" } ?? ""
-            s += "<line x1=\"\(left + 8)\" y1=\"\(ly - 4)\" x2=\"\(left + 24)\" y2=\"\(ly - 4)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
-            s += "<text x=\"\(left + 28)\" y=\"\(ly)\">\(HTML.escape(c.subject.rawValue))\(knee)</text>\n"
+            let ly = top + 14 + Double(i) * 16
+            let knee = c.knee.map { ", knee \(RateList.spelled($0.offeredPerSecond))/s" } ?? ", no knee"
+            s += "<line x1=\"\(lx)\" y1=\"\(ly - 4)\" x2=\"\(lx + 16)\" y2=\"\(ly - 4)\" stroke=\"\(color)\" stroke-width=\"2\"/>"
+            s += "<text x=\"\(lx + 20)\" y=\"\(ly)\">\(HTML.escape(c.subject.rawValue))\(knee)</text>\n"
         }
         return s + "</svg>"
     }
