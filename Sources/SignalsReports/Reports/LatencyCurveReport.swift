@@ -5,7 +5,7 @@ package struct LatencyPoint: Codable, Sendable, Equatable {
     /// Values per second the senders were scheduled to send, all senders together.
     package var offeredPerSecond: Double
     /// Values delivered per second: values over the time from the first scheduled send to
-    /// the last delivery.
+    /// the last sampled delivery.
     package var achievedPerSecond: Double
     /// Values sent at this rate, and how many were sampled.
     package var values: Int

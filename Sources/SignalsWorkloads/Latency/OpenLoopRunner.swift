@@ -64,7 +64,11 @@ package struct OpenLoopRunner: Sendable {
             }
             let ctx = r.ctx
             let delivered = ctx.completedOperations ?? values
-            let elapsed = Double(max(1, ctx.elapsedNs))
+            // From the schedule's start to the last sampled delivery: the driver's clock also
+            // counts its polling for the last values, which on a loaded machine adds
+            // milliseconds to a 0.1 s round.
+            let last = sampler.lastDelivery
+            let elapsed = last > schedule.start ? max(1, LatencyClock.nanoseconds(last - schedule.start)) : Double(max(1, ctx.elapsedNs))
             let s = sampler.openLoopSummaries(clockCostNs: clock.costNs)
             let point = LatencyPoint(offeredPerSecond: rate, achievedPerSecond: Double(delivered) / elapsed * 1e9,
                                      values: delivered, samples: Int(s.fromSchedule?.count ?? 0), lateSamples: s.behind,

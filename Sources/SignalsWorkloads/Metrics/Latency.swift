@@ -188,6 +188,15 @@ package final class LatencySampler: @unchecked Sendable {
         return (LatencyRecorder.summary(of: [raw]), LatencyRecorder.summary(of: [corrected]))
     }
 
+    /// The latest time (ticks) a handler stamped, 0 when none did: an open-loop round's last
+    /// delivery to within one sample.
+    package var lastDelivery: UInt64 {
+        guard handlerStamps else { return 0 }
+        var last: UInt64 = 0
+        for i in 0..<(receivers * senders * capacity) where received[i] > last { last = received[i] }
+        return last
+    }
+
     /// An open-loop round's figures: from each value's scheduled time (what a caller sending
     /// at that rate waits, the producer's own lag included: wrk2's measure), and the service
     /// time from the actual send, recorded with HdrHistogram's coordinated-omission correction
