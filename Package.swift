@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "Signals", dependencies: ["SignalsFutex"]),
         // futex(2) for the mutex variant's lock (Swift does not import the variadic `syscall`).
         .target(name: "SignalsFutex"),
+        // bench's latency clock: the CPU's time-stamp counter (`rdtsc`, `cntvct_el0`), which Swift
+        // cannot read without C (Sources/SignalsWorkloads/Metrics/LatencyClock.swift).
+        .target(name: "CycleCounter"),
         // bench's allocation counts without jemalloc: the malloc family, counted and forwarded
         // (C, because the definitions must be the C symbols themselves).
         .target(
@@ -49,6 +52,7 @@ let package = Package(
                 "SignalsReports",
                 "Signals",
                 "AllocationCounter",
+                "CycleCounter",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),

@@ -41,7 +41,8 @@ extension RenderableReport {
 package enum BenchExitCode: Int32, CaseIterable, Sendable {
     /// Every guarantee held; nothing slower or above its threshold.
     case passed = 0
-    /// A finding: a violated guarantee (`run`), a forbidden outcome or leak (`stress`), a case
+    /// A finding: a violated guarantee or a latency figure contradicting its throughput figure
+    /// (`run`), a forbidden outcome or leak (`stress`), a case
     /// slower with confidence (`ab`), a regression (`compare`), a count above its committed
     /// threshold (the scripts).
     case finding = 1
@@ -60,7 +61,7 @@ package enum BenchExitCode: Int32, CaseIterable, Sendable {
             let text: String
             switch code {
             case .passed: text = "passed: every guarantee held, nothing slower or above its threshold"
-            case .finding: text = "a finding: violated guarantee (run), forbidden outcome or leak (stress), slower with confidence (ab), regression (compare, the scripts)"
+            case .finding: text = "a finding: violated guarantee or latency contradicting throughput (run), forbidden outcome or leak (stress), slower with confidence (ab), regression (compare, the scripts)"
             case .usage: text = "bad arguments: the message names the flag and the accepted values"
             case .stale: text = "stale: a committed count is better than measured (the scripts): re-record it"
             case .deadlock: text = "deadlock caught by the watchdog (stress)"

@@ -13,8 +13,12 @@ package struct BenchReport: Codable, Sendable {
     package var parameters: Parameters
     package var results: [CaseResult]
     package var targets: [TargetResult]
-    /// False when a library subject violated a guarantee or crashed.
+    /// False when a library subject violated a guarantee or crashed, or a latency figure
+    /// contradicts its throughput figure (`consistency`).
     package var passed: Bool
+    /// Send-call p50 against ns/value for each direct single-thread case (`LatencyConsistency`);
+    /// absent in older reports.
+    package var consistency: [ConsistencyCheck]?
 
     package init(machine: MachineInfo, parameters: Parameters, results: [CaseResult], targets: [TargetResult]) {
         self.schemaVersion = Self.currentSchemaVersion
@@ -23,7 +27,9 @@ package struct BenchReport: Codable, Sendable {
         self.parameters = parameters
         self.results = results
         self.targets = targets
-        self.passed = !results.contains { $0.failsRun }
+        let consistency = LatencyConsistency.check(results)
+        self.consistency = consistency
+        self.passed = !results.contains { $0.failsRun } && !consistency.contains { !$0.consistent }
     }
 }
 
@@ -125,16 +131,43 @@ package struct PercentilePoint: Codable, Sendable, Equatable {
     package init(percentile: Double, ns: UInt64) { self.percentile = percentile; self.ns = ns }
 }
 
+/// The clock latency samples were taken with, measured in the launch that took them.
+package struct ClockInfo: Codable, Sendable, Equatable {
+    /// `tsc` (x86_64 `rdtsc`), `cntvct` (arm64 `cntvct_el0`) or `clock_gettime` (CLOCK_MONOTONIC).
+    package var source: String
+    /// Median time between two consecutive reads: what one sample includes beyond the work
+    /// it times, subtracted from every latency figure.
+    package var costNs: Double
+    /// Smallest nonzero difference between two consecutive reads: the shortest interval the
+    /// clock tells from zero.
+    package var resolutionNs: Double
+    /// Nanoseconds per tick (calibrated against CLOCK_MONOTONIC for `tsc`; 1 for `clock_gettime`).
+    package var nsPerTick: Double
+    package init(source: String, costNs: Double, resolutionNs: Double, nsPerTick: Double) {
+        self.source = source; self.costNs = costNs; self.resolutionNs = resolutionNs; self.nsPerTick = nsPerTick
+    }
+}
+
 /// Latency figures of one case.
 package struct LatencyStats: Codable, Sendable, Equatable {
     /// One send (or subscribe+cancel) in this many was timed.
     package var sampleEvery: Int
-    /// Time of the `send` call itself, all sender threads merged.
+    /// Time of the `send` call itself, all sender threads merged: from a round whose handler
+    /// stores nothing; the clock's cost taken off each sample when `clock` is present (before
+    /// it was, raw, and the handler recorded the end-to-end sample inside the timed call).
     package var send: LatencySummary?
-    /// Time from just before `send` to the handler seeing the value.
+    /// Time from just before `send` to the handler seeing the value, from a round of its own;
+    /// the clock's cost taken off likewise.
     package var endToEnd: LatencySummary?
-    package init(sampleEvery: Int, send: LatencySummary?, endToEnd: LatencySummary?) {
+    /// The clock, measured in the launch that took the samples; absent in older reports.
+    package var clock: ClockInfo?
+    /// `send` and `endToEnd` as measured, the clock's cost included.
+    package var sendRaw: LatencySummary?
+    package var endToEndRaw: LatencySummary?
+    package init(sampleEvery: Int, send: LatencySummary?, endToEnd: LatencySummary?, clock: ClockInfo? = nil,
+                sendRaw: LatencySummary? = nil, endToEndRaw: LatencySummary? = nil) {
         self.sampleEvery = sampleEvery; self.send = send; self.endToEnd = endToEnd
+        self.clock = clock; self.sendRaw = sendRaw; self.endToEndRaw = endToEndRaw
     }
 }
 

@@ -36,13 +36,17 @@ package enum HTMLReport {
             if !notes.isEmpty { body += "<ul class=\"notes\">" + notes.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>\n" }
             if let note = t.crossCoreNote(rows) { body += "<p class=\"note\">\(HTML.escape(note))</p>\n" }
             if let l = t.latencyTable(rows, wide: false) { body += l.html() }
+            for n in t.consistencyNotes(rows) { body += "<p class=\"note\">\(HTML.escape(n))</p>\n" }
             body += "</section>\n"
         }
         body += "<h2>Targets</h2>\n" + t.compactTargetsTable().html()
         let failures = t.failures
-        let result = failures.isEmpty ? "result: PASS (every guarantee held for lockfree and mutex)"
-            : "result: FAIL: " + failures.map { "\($0.key) · \($0.subject.rawValue): \($0.status.rawValue)" }.joined(separator: "; ")
-        return HTML.page(title: "Signals bench", meta: t.header(wide: false), result: result, passed: failures.isEmpty, body: body)
+        let contradictions = t.consistency.filter { !$0.consistent }
+        let result = failures.isEmpty && contradictions.isEmpty ? "result: PASS (every guarantee held for lockfree and mutex)"
+            : "result: FAIL: " + (failures.map { "\($0.key) · \($0.subject.rawValue): \($0.status.rawValue)" }
+                + contradictions.map { "\($0.key) · \($0.subject.rawValue): latency contradicts throughput" }).joined(separator: "; ")
+        return HTML.page(title: "Signals bench", meta: t.header(wide: false), result: result,
+                         passed: failures.isEmpty && contradictions.isEmpty, body: body)
     }
 
     /// `bench ab`: current/baseline of every row with its interval, against the threshold band.

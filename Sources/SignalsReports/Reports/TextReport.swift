@@ -342,29 +342,61 @@ struct ReportTables {
         return s
     }
 
-    /// The latency table: by default the percentiles people read (p50, p99, p99.9, max);
-    /// `wide`, every percentile and the sample count.
+    /// The latency table: by default the percentiles people read (p50, p99, p99.9, max), the
+    /// clock's cost taken off; `wide`, every percentile, the raw p50 and p99 (cost included)
+    /// and the sample count.
     func latencyTable(_ rows: [CaseResult], wide: Bool) -> Table? {
         let withLatency = rows.filter { $0.latency != nil }
         guard !withLatency.isEmpty else { return nil }
         let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
-        headers += wide ? ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "samples"]
+        headers += wide ? ["latency", "p50", "p90", "p99", "p99.9", "p99.99", "max", "raw p50", "raw p99", "samples"]
             : ["latency (ns)", "p50", "p99", "p99.9", "max"]
         var out: [[String]] = []
         for r in withLatency {
-            for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
+            let l = r.latency
+            for (kind, s, raw) in [("send call", l?.send, l?.sendRaw), ("end-to-end", l?.endToEnd, l?.endToEndRaw)] {
                 guard let s else { continue }
                 var cells = [r.subject.rawValue]
                 if hasVariant { cells.append(r.caseLabel) }
                 cells += wide
-                    ? [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max), Fmt.grouped(s.count)]
+                    ? [kind, Fmt.ns(s.p50), Fmt.ns(s.p90), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.p9999), Fmt.ns(s.max),
+                       raw.map { Fmt.ns($0.p50) } ?? "–", raw.map { Fmt.ns($0.p99) } ?? "–", Fmt.grouped(Int(s.count))]
                     : [kind, Fmt.ns(s.p50), Fmt.ns(s.p99), Fmt.ns(s.p999), Fmt.ns(s.max)]
                 out.append(cells)
             }
         }
         return Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, 2] : [0, 1])
+    }
+
+    /// The report's consistency checks: recorded in the report, or computed for one saved
+    /// before they were (`LatencyConsistency`; none for reports without a measured clock).
+    var consistency: [ConsistencyCheck] { report.consistency ?? LatencyConsistency.check(report.results) }
+
+    /// One line per check of `rows`' cases: "send-call p50 vs ns/value, lockfree: consistent (...)".
+    func consistencyNotes(_ rows: [CaseResult]) -> [String] {
+        let keys = Set(rows.map { "\($0.key) \($0.subject.rawValue)" })
+        return consistency.filter { keys.contains("\($0.key) \($0.subject.rawValue)") }.map { c in
+            "send-call p50 vs ns/value, \(c.subject.rawValue)\(c.key.contains("[") ? " " + c.key : ""): \(c.summary)"
+        }
+    }
+
+    /// The clocks the latency samples were taken with (one per case and launch), in one line:
+    /// the source, the median cost and its range, the resolution.
+    var clockLine: String? {
+        let clocks = report.results.compactMap { $0.latency?.clock }
+        guard let first = clocks.first else { return nil }
+        let costs = clocks.map(\.costNs)
+        let lo = costs.min() ?? 0, hi = costs.max() ?? 0
+        let range = clocks.count > 1 && hi - lo >= 0.05 ? " (\(Fmt.ns(lo))–\(Fmt.ns(hi)) over the launches)" : ""
+        let name: String
+        switch first.source {
+        case "tsc": name = "the TSC (lfence; rdtsc, invariant; \(String(format: "%.3f", 1 / first.nsPerTick)) GHz calibrated against CLOCK_MONOTONIC)"
+        case "cntvct": name = "cntvct_el0 (\(String(format: "%.1f", 1e3 / first.nsPerTick)) MHz)"
+        default: name = "clock_gettime(CLOCK_MONOTONIC)"
+        }
+        return "clock: \(name); read cost \(Fmt.ns(median(costs))) ns\(range), resolution \(Fmt.ns(clocks.map(\.resolutionNs).min() ?? 0)) ns, measured in each launch and subtracted from every latency figure (raw figures: --wide, JSON)"
     }
 
     func targetsTable() -> Table {
@@ -385,7 +417,8 @@ struct ReportTables {
                 paired
                     ? "method: \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds of ~\(p.targetRepetitionMilliseconds) ms (subjects shuffled each round); figures and ratios with 95% intervals; verdict at a \(effect)% smallest effect (docs/bench-guide.md; --wide for the details)"
                     : "method: median of \(p.repetitions) timed repetitions of ~\(p.targetRepetitionMilliseconds) ms (min–max shown)\(quick)",
-                "latency: 1 send in \(p.latencySampleEvery) timed in one extra round; each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)",
+                "latency: 1 send in \(p.latencySampleEvery) sampled in two extra rounds: the send call (the handler stores nothing), then send → handler (the handler stores one timestamp); histograms filled after each round",
+            ] + (clockLine.map { [$0] } ?? ["latency: each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)"]) + [
                 "allocations: median over the rounds, " + allocationMethod,
             ]
         }
@@ -393,8 +426,9 @@ struct ReportTables {
             paired
                 ? "method: throughput from \(p.launchCount) fresh launches per case × \(p.repetitions) paired rounds (subjects in shuffled order each round, ~\(p.targetRepetitionMilliseconds) ms each); figure with a 95% interval by a hierarchical bootstrap over launches then rounds, widened to the t interval; ratio to the reference with the Hodges-Lehmann/Wilcoxon signed-rank 95% interval over launch medians (from 6 launches; fewer: the bootstrap); verdict at a \(effect)% smallest effect (docs/bench-guide.md);"
                 : "method: throughput = median of \(p.repetitions) timed repetitions (min–max shown) after calibration and warm-up, ~\(p.targetRepetitionMilliseconds) ms each\(quick);",
-            "        latency = one extra repetition timing 1 send in \(p.latencySampleEvery) (send call, and send → handler end-to-end), per-thread HdrHistograms merged;",
-            "        each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here).",
+            "        latency = two extra rounds sampling 1 send in \(p.latencySampleEvery): the send call (timed around the call; the handler stores nothing), then send → handler (the sender stores its start, the handler one timestamp), each sample one store into memory allocated before the round, HdrHistograms filled after it;",
+            "        " + (clockLine ?? "each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here)") + ";",
+            "        consistency = for one-thread direct cases (send, send-map, chain, hop[direct]; lockfree, mutex, opencombine), the send call's corrected p50 against ns/value, agreeing when it lies within the span of the timed rounds widened by the clock's resolution + max(\(Fmt.ns(LatencyConsistency.marginNs)) ns, \(Int(LatencyConsistency.marginFraction * 100))% of the figure); a contradiction fails the run (exit 1).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
         ]
     }
@@ -436,6 +470,7 @@ package enum TextReport {
             }
             if let note = t.crossCoreNote(rows) { out += prose(note) }
             if let l = t.latencyTable(rows, wide: wide) { out += "\n" + l.text(maxWidth: limit) }
+            for n in t.consistencyNotes(rows) { out += wide ? n + "\n" : wrapped("· " + n, indent: 4) }
             if percentiles {
                 for r in rows {
                     for (kind, s) in [("send call", r.latency?.send), ("end-to-end", r.latency?.endToEnd)] {
@@ -451,11 +486,14 @@ package enum TextReport {
         out += wide ? t.targetsTable().text() : t.compactTargetsTable().text(maxWidth: limit)
         out += prose("peer references: " + Targets.peerReferences.joined(separator: "; "))
         let failures = t.failures
-        if failures.isEmpty {
-            out += "\nresult: PASS (every guarantee held for lockfree and mutex)\n"
+        let contradictions = t.consistency.filter { !$0.consistent }
+        if failures.isEmpty && contradictions.isEmpty {
+            let checked = t.consistency.isEmpty ? "" : "; latency consistent with throughput in \(t.consistency.count) check(s)"
+            out += "\n" + prose("result: PASS (every guarantee held for lockfree and mutex\(checked))")
         } else {
             out += "\nresult: FAIL\n"
             for f in failures { out += prose("  \(f.key) · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")") }
+            for c in contradictions { out += prose("  \(c.key) · \(c.subject.rawValue): latency contradicts throughput: \(c.summary)") }
         }
         return out
     }
@@ -468,13 +506,16 @@ package enum MarkdownReport {
         var out = "# Signals bench\n\n" + t.header(wide: true).map { "- " + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n") + "\n"
         if report.machine.allocationCounting == nil { out += "- note: " + AllocationFigures.howToEnable + "\n" }
         let failures = t.failures
-        out += "\n**Result: \(failures.isEmpty ? "PASS" : "FAIL")**\n"
+        let contradictions = t.consistency.filter { !$0.consistent }
+        out += "\n**Result: \(failures.isEmpty && contradictions.isEmpty ? "PASS" : "FAIL")**\n"
         for f in failures { out += "- `\(f.key)` · \(f.subject.rawValue): \(f.status.rawValue): \(f.reason ?? "")\n" }
+        for c in contradictions { out += "- `\(c.key)` · \(c.subject.rawValue): latency contradicts throughput: \(c.summary)\n" }
         out += "\n## Targets\n\n" + t.targetsTable().markdown()
         for (w, rows) in t.byWorkload {
             out += "\n## \(w.rawValue) — \(w.summary)\n\n" + t.throughputTable(rows).markdown()
             if let note = t.crossCoreNote(rows) { out += "\n" + note + "\n" }
             if let l = t.latencyTable(rows, wide: true) { out += "\nLatency (ns):\n\n" + l.markdown() }
+            for n in t.consistencyNotes(rows) { out += "\n- " + n + "\n" }
         }
         return out
     }

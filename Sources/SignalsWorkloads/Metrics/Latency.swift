@@ -41,63 +41,182 @@ package final class LatencyRecorder: @unchecked Sendable {
     }
 }
 
-/// Sampled latency measurement for one repetition.
+/// The fixed-rate schedule of one open-loop round (`bench latency`): sender `k` of `senders`
+/// sends its value `i` at `start + (i + k / senders) × intervalTicks`, whatever happened to
+/// the values before it, and every sample is timed from that scheduled moment.
+package final class OpenLoopSchedule: @unchecked Sendable {
+    /// Ticks (of `LatencyClock`) between two sends of one sender: `senders / rate`.
+    package let intervalTicks: Double
+    package let senders: Int
+    /// Set by `RunContext.startClock()`, before any sender is released.
+    package var start: UInt64 = 0
+
+    /// `rate` values per second over all `senders` together.
+    package init(rate: Double, senders: Int) {
+        self.senders = max(1, senders)
+        intervalTicks = Double(self.senders) * 1e9 / rate / LatencyClock.nsPerTick
+    }
+
+    /// When sender `sender` is due to send its value `index`.
+    @inline(__always)
+    package func due(sender: Int, index: Int) -> UInt64 {
+        start &+ UInt64((Double(index) + Double(sender) / Double(senders)) * intervalTicks)
+    }
+
+    /// Nanoseconds between two sends of one sender.
+    package var intervalNs: Double { intervalTicks * LatencyClock.nsPerTick }
+}
+
+/// Sampled latency measurement for one repetition, without an observer effect: while the
+/// round runs, a sample is at most one clock read and one store into memory allocated before
+/// it; the histograms are filled after the round (`stats`, `openLoopStats`).
 ///
-/// Values are encoded as `sender << 32 | sequence`. A sender times one `send` in
-/// `sampleEvery` (the sequence's low bits are zero) and, for those values only, writes the
-/// start time into a per-sender ring that the handler reads to get the end-to-end time. The
-/// ring write happens before `send`, and the library's delivery orders it before the handler
-/// runs, so no extra synchronization is added to the measured path.
+/// Values are encoded as `sender << 32 | sequence`; a value is sampled when the sequence's
+/// low `log2(sampleEvery)` bits are zero, and its sample number is `sequence >> log2(sampleEvery)`.
+/// What a sample stores depends on the round's `Mode`:
+/// - `sendCall`: the sender reads the clock around the `send` and stores the difference; the
+///   handler does nothing (its checker has no sampler), so the call timed is the call of the
+///   throughput rounds;
+/// - `endToEnd`: the sender stores the time just before the `send`, the handler the time it
+///   saw the value;
+/// - `openLoop`: the sender waits for the value's scheduled time and stores when it sent it;
+///   the handler stores the time it saw the value. Latency counts from the schedule.
+/// The stores of a round are read only after it (after the drivers waited for every delivery,
+/// which orders the handlers' stores before the read, and joined the senders).
 package final class LatencySampler: @unchecked Sendable {
+    package enum Mode: Sendable {
+        case sendCall
+        case endToEnd
+        case openLoop(OpenLoopSchedule)
+    }
+
+    package let mode: Mode
     package let sampleEvery: Int
     package let mask: Int
     let shift: Int
-    static let ringSize = 4096
-    let stamps: UnsafeMutablePointer<UInt64>
     let senders: Int
-    /// One per sending thread.
-    package let send: [LatencyRecorder]
-    /// One per receiving handler.
-    package let endToEnd: [LatencyRecorder]
+    let receivers: Int
+    /// Samples each sender can store (one per `sampleEvery` values, plus one).
+    let capacity: Int
+    /// Per sender, by sample number: the call's duration (`sendCall`), the send's start
+    /// (`endToEnd`, `openLoop`); ticks.
+    let sent: UnsafeMutablePointer<UInt64>
+    /// Per receiver and sender, by sample number: when the handler saw the value (ticks; 0: never).
+    let received: UnsafeMutablePointer<UInt64>
+    /// Whether handlers store a timestamp in this round.
+    package let handlerStamps: Bool
 
-    package init(sampleEvery: Int, senders: Int, receivers: Int) {
+    /// - Parameters:
+    ///   - valuesPerSender: the most values one sender sends in the round (storage is
+    ///     allocated for their samples now, not during the round; samples beyond are dropped).
+    package init(mode: Mode, sampleEvery: Int, senders: Int, receivers: Int = 1, valuesPerSender: Int) {
         precondition(sampleEvery > 0 && sampleEvery & (sampleEvery - 1) == 0, "sampleEvery must be a power of two")
+        self.mode = mode
         self.sampleEvery = sampleEvery
         self.mask = sampleEvery - 1
         self.shift = sampleEvery.trailingZeroBitCount
         self.senders = max(1, senders)
-        stamps = .allocate(capacity: self.senders * Self.ringSize)
-        stamps.initialize(repeating: 0, count: self.senders * Self.ringSize)
-        send = (0..<self.senders).map { _ in LatencyRecorder() }
-        endToEnd = (0..<max(1, receivers)).map { _ in LatencyRecorder() }
+        self.receivers = max(1, receivers)
+        capacity = max(0, valuesPerSender) >> shift + 1
+        sent = .allocate(capacity: self.senders * capacity)
+        sent.initialize(repeating: 0, count: self.senders * capacity)
+        if case .sendCall = mode { handlerStamps = false } else { handlerStamps = true }
+        let r = handlerStamps ? self.receivers * self.senders * capacity : 1
+        received = .allocate(capacity: r)
+        received.initialize(repeating: 0, count: r)
     }
 
-    deinit { stamps.deallocate() }
-
-    @inline(__always)
-    package func isSampled(_ value: Int) -> Bool { value & mask == 0 }
-
-    @inline(__always)
-    func slot(_ value: Int) -> Int {
-        let sender = min(value >> 32, senders - 1)
-        let seq = value & 0xFFFF_FFFF
-        return sender &* Self.ringSize &+ ((seq >> shift) & (Self.ringSize - 1))
+    deinit {
+        sent.deallocate()
+        received.deallocate()
     }
 
-    /// Called by a sender just before sending a sampled value.
     @inline(__always)
-    package func stamp(_ value: Int, at t: UInt64) { stamps[slot(value)] = t }
+    package func isSampled(_ sequence: Int) -> Bool { sequence & mask == 0 }
 
-    /// Called by a handler on receiving a sampled value.
+    /// Stores sender `sender`'s sample for its value `index` (a sampled one): a duration
+    /// (`sendCall`) or a start time.
+    @inline(__always)
+    package func store(sender: Int, index: Int, _ ticks: UInt64) {
+        let k = index >> shift
+        if sender < senders && k < capacity { sent[sender &* capacity &+ k] = ticks }
+    }
+
+    /// Called by a handler on receiving a sampled value: one clock read, one store.
     @inline(__always)
     package func delivered(_ value: Int, receiver: Int = 0) {
-        let start = stamps[slot(value)]
-        let now = monotonicNanos()
-        if start != 0 && now >= start { endToEnd[receiver].record(now - start) }
+        let sender = value >> 32
+        let k = (value & 0xFFFF_FFFF) >> shift
+        guard sender >= 0 && sender < senders && k < capacity && receiver < receivers else { return }
+        received[(receiver &* senders &+ sender) &* capacity &+ k] = LatencyClock.now()
     }
 
-    package func stats() -> LatencyStats {
-        LatencyStats(sampleEvery: sampleEvery, send: LatencyRecorder.summary(of: send),
-                     endToEnd: LatencyRecorder.summary(of: endToEnd))
+    /// Every sample of the round in nanoseconds: (sender, sample number, raw ns), the raw
+    /// time from the send's start (or schedule) to the handler, or the call's duration.
+    func samples(fromSchedule: Bool = false) -> [(sender: Int, index: Int, ns: Double)] {
+        var out: [(sender: Int, index: Int, ns: Double)] = []
+        for s in 0..<senders {
+            for k in 0..<capacity {
+                let start = sent[s * capacity + k]
+                switch mode {
+                case .sendCall:
+                    if start != 0 { out.append((s, k, LatencyClock.nanoseconds(start))) }
+                case .endToEnd, .openLoop:
+                    for r in 0..<receivers {
+                        let end = received[(r * senders + s) * capacity + k]
+                        guard end != 0 else { continue }
+                        var from = start
+                        if fromSchedule, case .openLoop(let schedule) = mode {
+                            from = schedule.due(sender: s, index: k << shift)
+                        } else if start == 0 { continue }
+                        out.append((s, k, end >= from ? LatencyClock.nanoseconds(end - from) : 0))
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The round's figures: raw (as measured) and with `clockCostNs` (one read's cost, which
+    /// every sample includes once) taken off each sample, floored at 0.
+    package func summaries(clockCostNs: Double) -> (raw: LatencySummary?, corrected: LatencySummary?) {
+        let raw = LatencyRecorder(), corrected = LatencyRecorder()
+        for (_, _, ns) in samples() {
+            raw.record(UInt64(ns.rounded()))
+            corrected.record(UInt64(max(0, ns - clockCostNs).rounded()))
+        }
+        return (LatencyRecorder.summary(of: [raw]), LatencyRecorder.summary(of: [corrected]))
+    }
+
+    /// The latest time (ticks) a handler stamped, 0 when none did: an open-loop round's last
+    /// delivery to within one sample.
+    package var lastDelivery: UInt64 {
+        guard handlerStamps else { return 0 }
+        var last: UInt64 = 0
+        for i in 0..<(receivers * senders * capacity) where received[i] > last { last = received[i] }
+        return last
+    }
+
+    /// An open-loop round's figures: from each value's scheduled time (what a caller sending
+    /// at that rate waits, the producer's own lag included: wrk2's measure), and the service
+    /// time from the actual send, recorded with HdrHistogram's coordinated-omission correction
+    /// for the samples' expected interval (`recordCorrectedValue`, for comparison). Both less
+    /// the clock's cost.
+    package func openLoopSummaries(clockCostNs: Double) -> (fromSchedule: LatencySummary?, serviceCorrected: LatencySummary?, behind: Int) {
+        guard case .openLoop(let schedule) = mode else { return (nil, nil, 0) }
+        let scheduled = LatencyRecorder(), service = LatencyRecorder()
+        let expected = UInt64(max(1, (schedule.intervalNs * Double(sampleEvery)).rounded()))
+        var behind = 0
+        for (s, k, ns) in samples(fromSchedule: true) {
+            scheduled.record(UInt64(max(0, ns - clockCostNs).rounded()))
+            let start = sent[s * capacity + k]
+            let due = schedule.due(sender: s, index: k << shift)
+            // Sent more than one interval late: the producer had fallen behind its schedule.
+            if start > due && LatencyClock.nanoseconds(start - due) > schedule.intervalNs { behind += 1 }
+            let end = received[s * capacity + k]
+            let serviceNs = end > start && start != 0 ? max(0, LatencyClock.nanoseconds(end - start) - clockCostNs) : 0
+            _ = service.histogram.recordCorrectedValue(max(1, UInt64(serviceNs.rounded())), expectedInterval: expected)
+        }
+        return (LatencyRecorder.summary(of: [scheduled]), LatencyRecorder.summary(of: [service]), behind)
     }
 }

@@ -30,17 +30,9 @@ extension MachineInfo {
     // harness adds is the same for every subject of a case, and the paired ratios cancel it
     // only in part (it is added, not multiplied): docs/bench-guide.md says so where it explains
     // the figures.
-    /// Median difference between two consecutive clock reads.
-    static func timerOverhead() -> Double {
-        var deltas = [UInt64](repeating: 0, count: 10_001)
-        for i in deltas.indices {
-            let a = monotonicNanos()
-            let b = monotonicNanos()
-            deltas[i] = b &- a
-        }
-        deltas.sort()
-        return Double(deltas[deltas.count / 2])
-    }
+    /// Median difference between two consecutive reads of the latency clock (`LatencyClock`),
+    /// in the parent process; each case's latency carries its own launch's measurement.
+    static func timerOverhead() -> Double { LatencyClock.measure(reads: 10_001).costNs }
 
     /// The compiler that built the harness, known at compile time (no subprocess needed).
     static var compilerDescription: String {

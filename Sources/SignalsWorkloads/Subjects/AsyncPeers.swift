@@ -107,21 +107,35 @@ package struct AsyncChannelSubject: BenchSubject {
         }
     }
 
-    /// Sends `count` values as `sender`, sampling like `RunContext.sendAll` (one loop with
-    /// the sampling test inside: next to an `await` per value, the test costs nothing).
+    /// Sends `count` values as `sender`, sampling and pacing like `RunContext.sendAll` (one
+    /// loop with the tests inside: next to an `await` per value, they cost nothing).
     static func sendAll(_ channel: AsyncChannel<Int>, count: Int, sender: Int, sampler: LatencySampler?) async {
         let base = sender << 32
-        let recorder = sampler.map { $0.send[min(sender, $0.send.count - 1)] }
+        var t: UInt64 = 0
         for i in 0..<count {
             let v = base | i
-            guard let sm = sampler, let recorder, i & sm.mask == 0 else {
+            guard let sm = sampler else {
                 await channel.send(v)
                 continue
             }
-            let t0 = monotonicNanos()
-            sm.stamp(v, at: t0)
-            await channel.send(v)
-            recorder.record(monotonicNanos() &- t0)
+            switch sm.mode {
+            case .sendCall:
+                guard sm.isSampled(i) else { await channel.send(v); continue }
+                let t0 = LatencyClock.now()
+                await channel.send(v)
+                sm.store(sender: sender, index: i, LatencyClock.now() &- t0)
+            case .endToEnd:
+                if sm.isSampled(i) { sm.store(sender: sender, index: i, LatencyClock.now()) }
+                await channel.send(v)
+            case .openLoop(let schedule):
+                let due = schedule.due(sender: sender, index: i)
+                while t < due { t = LatencyClock.now() }
+                if sm.isSampled(i) {
+                    t = LatencyClock.now()
+                    sm.store(sender: sender, index: i, t)
+                }
+                await channel.send(v)
+            }
         }
     }
 

@@ -29,7 +29,7 @@ package final class OverlapGuard: @unchecked Sendable {
 }
 
 /// The handler side of every workload: checks exactly-once delivery, each sender's order and
-/// that the handler is never entered concurrently, and samples end-to-end latency.
+/// that the handler is never entered concurrently, and stamps end-to-end latency samples.
 ///
 /// Values are `sender << 32 | sequence`, each sender counting from 0. The checker is owned by
 /// one handler; its per-sender state is plain memory because a correct subject never runs the
@@ -75,10 +75,15 @@ package final class DeliveryChecker: @unchecked Sendable {
         } else {
             foreign &+= 1
         }
+        // One clock read and one store, in a latency round only (`LatencySampler`).
         if let s = sampler, s.isSampled(seq) { s.delivered(value, receiver: receiverIndex) }
         receivedCount.store(receivedCount.load(ordering: .relaxed) &+ 1, ordering: .releasing)
         guardFlag.exit()
     }
+
+    /// Whether this handler stores a latency timestamp per sampled value (an end-to-end or
+    /// open-loop round); false in throughput and send-call rounds.
+    package var stampsLatency: Bool { sampler != nil }
 
     /// Values delivered so far (safe to read from any thread).
     package var received: Int { receivedCount.load(ordering: .acquiring) }

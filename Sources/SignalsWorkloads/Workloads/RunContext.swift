@@ -12,7 +12,7 @@ package final class RunContext: @unchecked Sendable {
     /// Operations requested: values per run (`send`, `chain`, ...), subscribe+cancel pairs
     /// (`churn`), the depth (`reentrant`).
     package let operations: Int
-    /// Present on the latency repetition only, so throughput repetitions carry no timing code.
+    /// Present on the latency and open-loop rounds only, so throughput repetitions carry no timing code.
     package let sampler: LatencySampler?
     let meter: AllocationMeter?
 
@@ -48,7 +48,9 @@ package final class RunContext: @unchecked Sendable {
     /// joined late).
     package func makeChecker(senders: Int, name: String = "subscriber", receiverIndex: Int = 0,
                             allowDrops: Bool = false, sampled: Bool = true) -> DeliveryChecker {
-        let c = DeliveryChecker(senders: senders, sampler: sampled ? sampler : nil, receiverIndex: receiverIndex)
+        // A send-call round's handler stores nothing: it is the throughput rounds' handler.
+        let stamps = sampled && sampler?.handlerStamps == true
+        let c = DeliveryChecker(senders: senders, sampler: stamps ? sampler : nil, receiverIndex: receiverIndex)
         checkers.append((name, c, allowDrops, nil))
         return c
     }
@@ -62,6 +64,7 @@ package final class RunContext: @unchecked Sendable {
     @inline(never)
     package func startClock() {
         allocStart = meter?.snapshot()
+        if let sm = sampler, case .openLoop(let schedule) = sm.mode { schedule.start = LatencyClock.now() }
         startNs = monotonicNanos()
     }
 
@@ -109,22 +112,45 @@ package final class RunContext: @unchecked Sendable {
 
     // MARK: Drivers shared by the subjects
 
-    /// Sends `count` values numbered for `sender`, timing one in `sampler.sampleEvery` when
-    /// this is the latency repetition. Generic so each subject's sender is called directly.
+    /// Sends `count` values numbered for `sender`: as fast as it can, except in a latency
+    /// round, where one value in `sampler.sampleEvery` is sampled (`LatencySampler.Mode`), and
+    /// in an open-loop round, where every value waits for its scheduled time. Generic so each
+    /// subject's sender is called directly.
     @inline(__always)
     package func sendAll<S: ValueSender>(_ s: S, count: Int, sender: Int = 0) {
         let base = sender << 32
         if let sm = sampler {
-            let rec = sm.send[min(sender, sm.send.count - 1)]
-            for i in 0..<count {
-                let v = base | i
-                if i & sm.mask == 0 {
-                    let t0 = monotonicNanos()
-                    sm.stamp(v, at: t0)
+            switch sm.mode {
+            case .sendCall:
+                for i in 0..<count {
+                    let v = base | i
+                    if sm.isSampled(i) {
+                        let t0 = LatencyClock.now()
+                        s.send(v)
+                        let t1 = LatencyClock.now()
+                        sm.store(sender: sender, index: i, t1 &- t0)
+                    } else {
+                        s.send(v)
+                    }
+                }
+            case .endToEnd:
+                for i in 0..<count {
+                    let v = base | i
+                    if sm.isSampled(i) { sm.store(sender: sender, index: i, LatencyClock.now()) }
                     s.send(v)
-                    rec.record(monotonicNanos() &- t0)
-                } else {
-                    s.send(v)
+                }
+            case .openLoop(let schedule):
+                // The clock is read only while ahead of the schedule (and for a sample): a
+                // producer that fell behind sends back to back until it has caught up.
+                var t: UInt64 = 0
+                for i in 0..<count {
+                    let due = schedule.due(sender: sender, index: i)
+                    while t < due { t = LatencyClock.now() }
+                    if sm.isSampled(i) {
+                        t = LatencyClock.now()
+                        sm.store(sender: sender, index: i, t)
+                    }
+                    s.send(base | i)
                 }
             }
         } else if ExtraWork.iterationsPerValue > 0 {

@@ -106,12 +106,30 @@ final class Trial {
         if !allocs.isEmpty {
             result.allocations = AllocationStats(source: AllocationMeter.shared?.source ?? "", repetitions: allocs)
         }
-        if Runner.hasLatency(spec.workload) {
-            let senders = max(1, spec.workload == .reentrant ? spec.threads + 1 : spec.threads)
-            let sampler = LatencySampler(sampleEvery: parameters.latencySampleEvery, senders: senders, receivers: 1)
-            guard once(n, sampler: sampler) != nil else { return }
-            let stats = sampler.stats()
-            if stats.send != nil || stats.endToEnd != nil { result.latency = stats }
-        }
+        if Runner.hasLatency(spec.workload) { result.latency = latencyRounds() }
+    }
+
+    /// Two more rounds, after the timed ones: one timing the send call (the handler stores
+    /// nothing), one timing send → handler (the handler stores one timestamp); the clock is
+    /// measured before each, in this launch, and its cost taken off every sample.
+    func latencyRounds() -> LatencyStats? {
+        let senders = max(1, spec.workload == .reentrant ? spec.threads + 1 : spec.threads)
+        let perSender = (n + senders - 1) / senders
+        let every = parameters.latencySampleEvery
+        let clockBefore = LatencyClock.measure()
+        let call = LatencySampler(mode: .sendCall, sampleEvery: every, senders: senders, valuesPerSender: perSender)
+        guard once(n, sampler: call) != nil else { return nil }
+        let clockBetween = LatencyClock.measure()
+        let e2e = LatencySampler(mode: .endToEnd, sampleEvery: every, senders: senders, valuesPerSender: perSender)
+        guard once(n, sampler: e2e) != nil else { return nil }
+        // Two measurements moments apart, each of 20,000 pairs: their mean cost, the finer resolution.
+        let clock = ClockInfo(source: clockBefore.source, costNs: (clockBefore.costNs + clockBetween.costNs) / 2,
+                              resolutionNs: min(clockBefore.resolutionNs, clockBetween.resolutionNs),
+                              nsPerTick: clockBefore.nsPerTick)
+        let s = call.summaries(clockCostNs: clock.costNs)
+        let e = e2e.summaries(clockCostNs: clock.costNs)
+        guard s.raw != nil || e.raw != nil else { return nil }
+        return LatencyStats(sampleEvery: every, send: s.corrected, endToEnd: e.corrected, clock: clock,
+                            sendRaw: s.raw, endToEndRaw: e.raw)
     }
 }

@@ -173,7 +173,7 @@ struct JSONSchemaTests {
 
     @Test func topLevelFieldsAreTheDocumentedOnes() throws {
         let object = try JSONSerialization.jsonObject(with: JSONReport.encode(sampleReport())) as? [String: Any]
-        #expect(Set(object?.keys.map { $0 } ?? []) == ["schemaVersion", "tool", "machine", "parameters", "results", "targets", "passed"])
+        #expect(Set(object?.keys.map { $0 } ?? []) == ["schemaVersion", "tool", "machine", "parameters", "results", "targets", "passed", "consistency"])
     }
 
     func loadError(_ text: String) -> String? {

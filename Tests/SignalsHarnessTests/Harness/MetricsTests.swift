@@ -62,20 +62,58 @@ struct MetricsTests {
         #expect(s.distribution.last?.percentile == 100)
     }
 
+    /// A send-call round times one send in N and gives the handler no sampler (it stores
+    /// nothing); an end-to-end round has the handler store one timestamp per sampled value.
     @Test func samplerTimesOneInN() {
-        let sampler = LatencySampler(sampleEvery: 8, senders: 2, receivers: 1)
-        let ctx = RunContext(spec: CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2), operations: 800, sampler: sampler)
-        let c = ctx.makeChecker(senders: 2)
         struct Direct: ValueSender {
             let c: DeliveryChecker
             func send(_ v: Int) { c.receive(v) }
         }
+        let spec = CaseSpec(workload: .contended, caseLabel: "2 threads", threads: 2)
+        let call = LatencySampler(mode: .sendCall, sampleEvery: 8, senders: 2, valuesPerSender: 400)
+        let ctx = RunContext(spec: spec, operations: 800, sampler: call)
+        let c = ctx.makeChecker(senders: 2)
+        #expect(!c.stampsLatency)
         ctx.sendAll(Direct(c: c), count: 400, sender: 0)
         ctx.sendAll(Direct(c: c), count: 400, sender: 1)
-        let stats = sampler.stats()
-        #expect(stats.send?.count == 100)
-        #expect(stats.endToEnd?.count == 100)
+        let s = call.summaries(clockCostNs: 0)
+        #expect(s.raw?.count == 100)
         #expect(c.verify(sent: [400, 400]).violations.isEmpty)
+
+        let e2e = LatencySampler(mode: .endToEnd, sampleEvery: 8, senders: 2, valuesPerSender: 400)
+        let ctx2 = RunContext(spec: spec, operations: 800, sampler: e2e)
+        let c2 = ctx2.makeChecker(senders: 2)
+        #expect(c2.stampsLatency)
+        ctx2.sendAll(Direct(c: c2), count: 400, sender: 0)
+        ctx2.sendAll(Direct(c: c2), count: 400, sender: 1)
+        let e = e2e.summaries(clockCostNs: 0)
+        #expect(e.raw?.count == 100)
+        #expect(c2.verify(sent: [400, 400]).violations.isEmpty)
+    }
+
+    /// Samples beyond the storage allocated before the round are dropped, never written past it.
+    @Test func samplerDropsSamplesBeyondItsStorage() {
+        let sampler = LatencySampler(mode: .sendCall, sampleEvery: 4, senders: 1, valuesPerSender: 40)
+        let ctx = RunContext(spec: CaseSpec(workload: .send), operations: 400, sampler: sampler)
+        let c = ctx.makeChecker(senders: 1)
+        struct Direct: ValueSender {
+            let c: DeliveryChecker
+            func send(_ v: Int) { c.receive(v) }
+        }
+        ctx.sendAll(Direct(c: c), count: 400)
+        #expect(sampler.summaries(clockCostNs: 0).raw?.count == 11)
+    }
+
+    /// The clock's cost is taken off every sample (floored at 0); the raw summary keeps it.
+    @Test func clockCostIsSubtractedFromEverySample() throws {
+        let sampler = LatencySampler(mode: .sendCall, sampleEvery: 1, senders: 1, valuesPerSender: 100)
+        for i in 0..<100 { sampler.store(sender: 0, index: i, UInt64((Double(100 + i) / LatencyClock.nsPerTick).rounded())) }
+        let s = sampler.summaries(clockCostNs: 100)
+        let raw = try #require(s.raw), corrected = try #require(s.corrected)
+        #expect(raw.count == 100 && corrected.count == 100)
+        #expect(abs(Int(raw.p50) - Int(corrected.p50) - 100) <= 2, "raw \(raw.p50), corrected \(corrected.p50)")
+        let floored = sampler.summaries(clockCostNs: 1_000).corrected
+        #expect(floored?.max ?? 99 <= 1)
     }
 }
 
