@@ -37,6 +37,29 @@
 // and how often a waiter had to yield (on a machine with fewer cores than threads a
 // descheduled combiner holds its batch's producers: the cost the model makes visible).
 //
+// One node's claim, a lone sender and a biased claim (`./mpsc-floor node ROUNDS VALUES`):
+// the single-node delivery path of the lock-free variant (claim, gate, map, gate, handler,
+// release) in two modes, alternated in every round of one process so the pair shares the
+// machine's drift:
+//   cas   today's protocol: claim with a CAS 0 -> token, release with a CAS token -> 0
+//   bias  a biased claim (Kawachiya, Koseki, Onodera, OOPSLA 2002; Dice, Huang, Yang 2001):
+//         the node's `owner` thread claims and releases with plain stores and compiler fences
+//         (a busy mark in its own thread record); any other thread takes the CAS claim, sees the
+//         owner and revokes: it clears `owner`, runs an asymmetric fence
+//         (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), Linux only) and waits until the
+//         owner's own record no longer says it is delivering to this node. The node then stays on the CAS protocol until one thread has taken the CAS
+//         claim REBIAS times in a row (environment, default 64), which re-biases it to that
+//         thread. Scenarios, VALUES values each: lone (one sender), switch-N (two senders
+//         taking turns every N values (the time inside turns; two: wall clock;
+//         lone: the thread's CPU time), N = 1, 10, 1000; at most
+//         2,000 turns), two (two senders at once, each its
+//         share), and the first send after a turn change (the revocation, timed by itself).
+//         `./mpsc-floor node-lone cas|bias VALUES`: the lone sender alone, for callgrind.
+//         Every delivery checks that no other delivery of the node overlaps it and counts
+//         values: a run with a violation exits 1.
+//   A contended sender here spins for the claim (test and test-and-set) instead of queueing
+//   its value as the library does; both modes do the same, so the pair stays comparable.
+//
 // Values never wrap: the buffer holds every value of the run, so no recycling is modelled.
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -46,6 +69,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#ifdef __linux__
+#include <linux/membarrier.h>
+#endif
 
 typedef struct {
     _Atomic long stamp;
@@ -188,9 +216,369 @@ static void *producer(void *arg) {
     return NULL;
 }
 
+
+// ---- One node: the CAS claim and the biased claim ----
+
+typedef struct Node Node;
+struct Node {
+    _Alignas(64) _Atomic unsigned long claim;   // 0 idle, else the holder's token
+    _Alignas(64) _Atomic unsigned long owner;   // the biased thread's record, 0 when not biased
+    _Alignas(64) _Atomic int stageActive;       // the stage's and the terminal's cancel gates
+    _Atomic int terminalActive;
+    long (*map)(long);
+    void (*handler)(Node *, long);
+    // Holder-only (guarded by whichever claim is held):
+    unsigned long lastSender;
+    long streak;
+    long revocations;
+    long rebiases;
+    long sum, count, inside, violations;
+};
+
+// A thread's token is its record, which says which node it is delivering to on the biased
+// path. One flag per node, written by whichever thread thinks it is the owner, is wrong, and
+// this model's exclusion check caught it: a revoked owner that read `owner` before the fence
+// and is descheduled before it stores its flag can clear the flag of the node's next owner
+// in the middle of a delivery. Each thread writes only its own record. Records are never
+// freed or reused: a revoker reads the record of an owner that may have exited.
+typedef struct { _Alignas(64) _Atomic(Node *) busyNode; } ThreadRecord;
+enum { recordCapacity = 1 << 16 };
+static ThreadRecord *threadRecords;
+static _Atomic long nextThreadRecord;
+static __thread ThreadRecord *threadRecord;
+static __attribute__((noinline)) ThreadRecord *newThreadRecord(void) {
+    long i = atomic_fetch_add(&nextThreadRecord, 1);
+    if (i >= recordCapacity) { fprintf(stderr, "out of thread records\n"); exit(2); }
+    return threadRecord = &threadRecords[i];
+}
+static inline ThreadRecord *myRecord(void) {
+    ThreadRecord *r = threadRecord;
+    return __builtin_expect(r != NULL, 1) ? r : newThreadRecord();
+}
+static inline unsigned long threadToken(void) { return (unsigned long)myRecord(); }
+static long rebiasAfter = 64;
+static int fenceKind;                          // 1 membarrier, 0 unavailable (bias mode refused)
+
+static __attribute__((noinline)) long mapPlusOne(long v) { return v + 1; }
+static __attribute__((noinline)) void sumHandler(Node *n, long v) { n->sum += v; }
+
+static inline void cpuRelax(void) {
+#if defined(__x86_64__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ volatile("yield");
+#endif
+}
+
+// The work of one delivery: the stage's gate, the map, the terminal's gate, the handler.
+static inline void deliver(Node *n, long v) {
+    if (n->inside) n->violations++;
+    n->inside = 1;
+    if (atomic_load_explicit(&n->stageActive, memory_order_relaxed)) {
+        long m = n->map(v);
+        if (atomic_load_explicit(&n->terminalActive, memory_order_relaxed)) {
+            n->handler(n, m);
+            n->count++;
+        }
+    }
+    n->inside = 0;
+}
+
+// Spins a while, then yields: on a machine with fewer free cores than threads the thread
+// being waited for may need this core.
+static inline void backOff(long *spins) {
+    if (++*spins % 64 == 0) sched_yield(); else cpuRelax();
+}
+
+static inline void claimCAS(Node *n, unsigned long me) {
+    long spins = 0;
+    for (;;) {
+        unsigned long expected = 0;
+        if (atomic_load_explicit(&n->claim, memory_order_relaxed) == 0
+            && atomic_compare_exchange_weak(&n->claim, &expected, me)) return;
+        backOff(&spins);
+    }
+}
+
+static inline void releaseCAS(Node *n, unsigned long me) {
+    // A CAS, as the library's release must see the "queued since" bit.
+    unsigned long expected = me;
+    atomic_compare_exchange_strong(&n->claim, &expected, 0);
+}
+
+static void sendCAS(Node *n, long v) {
+    unsigned long me = threadToken();
+    claimCAS(n, me);
+    deliver(n, v);
+    releaseCAS(n, me);
+}
+
+static void asymmetricFence(void) {
+#ifdef __linux__
+    if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) abort();
+#else
+    abort();
+#endif
+}
+
+// Called holding the CAS claim, having seen another thread's token in `owner`.
+static __attribute__((noinline)) void revokeBias(Node *n, unsigned long owner) {
+    ThreadRecord *r = (ThreadRecord *)owner;
+    atomic_store(&n->owner, 0);
+    // After this every thread of the process has run a full barrier: the owner either had
+    // stored its busy mark before it (we see it below and wait) or loads `owner` after it
+    // (sees 0 and takes the CAS path).
+    asymmetricFence();
+    long spins = 0;
+    while (atomic_load_explicit(&r->busyNode, memory_order_acquire) == n) backOff(&spins);
+    n->revocations++;
+}
+
+static __attribute__((noinline)) void sendBiasedSlow(Node *n, long v, unsigned long me) {
+    claimCAS(n, me);
+    // `owner` is only ever set by a thread holding the CAS claim, so once we hold it this
+    // load sees any bias set before; a biased owner never takes the CAS claim, so revoke.
+    unsigned long o = atomic_load(&n->owner);
+    if (o != 0 && o != me) revokeBias(n, o);
+    deliver(n, v);
+    if (n->lastSender == me) {
+        if (++n->streak == rebiasAfter && o != me) {
+            atomic_store(&n->owner, me);
+            n->rebiases++;
+        }
+    } else {
+        n->lastSender = me;
+        n->streak = 1;
+    }
+    releaseCAS(n, me);
+}
+
+static inline void sendBiased(Node *n, long v) {
+    ThreadRecord *r = myRecord();
+    unsigned long me = (unsigned long)r;
+    if (atomic_load_explicit(&n->owner, memory_order_relaxed) == me) {
+        atomic_store_explicit(&r->busyNode, n, memory_order_relaxed);
+        atomic_signal_fence(memory_order_seq_cst);      // the compiler keeps the order; the
+        if (atomic_load_explicit(&n->owner, memory_order_relaxed) == me) {   // revoker's
+            deliver(n, v);                                                    // membarrier
+            atomic_signal_fence(memory_order_seq_cst);                        // orders the CPU
+            atomic_store_explicit(&r->busyNode, NULL, memory_order_release);
+            return;
+        }
+        atomic_store_explicit(&r->busyNode, NULL, memory_order_release);
+    }
+    sendBiasedSlow(n, v, me);
+}
+
+static double threadCPUNanos(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static Node *theNode;
+static int biasedMode;
+static long nodeValues;
+static long turnLength;
+static _Alignas(64) _Atomic long turn;          // switch-N: whose turn, counted in turns
+static _Alignas(64) _Atomic int nodeGo;
+static double firstSendNs[2];
+static double turnNs[2];                        // time inside turns: the sends, not the wait
+static long firstSends[2];
+
+static inline void nodeSend(long v) {
+    if (biasedMode) sendBiased(theNode, v); else sendCAS(theNode, v);
+}
+
+static inline unsigned long long cycles(void) {
+#if defined(__x86_64__)
+    unsigned int lo, hi;
+    __asm__ volatile("lfence; rdtsc; lfence" : "=a"(lo), "=d"(hi));
+    return ((unsigned long long)hi << 32) | lo;
+#else
+    return (unsigned long long)nanos();
+#endif
+}
+static double nsPerCycle = 1;
+
+static void resetNode(void) {
+    memset(theNode, 0, sizeof(Node));
+    atomic_store(&theNode->stageActive, 1);
+    atomic_store(&theNode->terminalActive, 1);
+    theNode->map = mapPlusOne;
+    theNode->handler = sumHandler;
+    atomic_store(&turn, 0);
+    firstSendNs[0] = firstSendNs[1] = 0;
+    turnNs[0] = turnNs[1] = 0;
+    firstSends[0] = firstSends[1] = 0;
+}
+
+// A turn change costs a cache line each way (and on a busy machine a time slice), so the
+// switching scenarios run at most 2,000 turns.
+static long switchTurns(long values) {
+    long turns = values / turnLength;
+    return turns > 2000 ? 2000 : turns;
+}
+
+// switch-N: thread `id` (0 or 1) sends its turns' values; turns alternate 0, 1, 0, ...
+static void *switchSender(void *arg) {
+    long id = (long)arg;
+    long turns = switchTurns(nodeValues);
+    while (!atomic_load(&nodeGo)) {}
+    for (long t = id; t < turns; t += 2) {
+        long spins = 0;
+        while (atomic_load_explicit(&turn, memory_order_acquire) != t) backOff(&spins);
+        unsigned long long c0 = cycles();
+        nodeSend(t * turnLength);
+        unsigned long long c1 = cycles();
+        firstSendNs[id] += (c1 - c0) * nsPerCycle;
+        firstSends[id]++;
+        for (long i = 1; i < turnLength; i++) nodeSend(t * turnLength + i);
+        turnNs[id] += (cycles() - c0) * nsPerCycle;
+        atomic_store_explicit(&turn, t + 1, memory_order_release);
+    }
+    return NULL;
+}
+
+static void *concurrentSender(void *arg) {
+    (void)arg;
+    while (!atomic_load(&nodeGo)) {}
+    for (long i = 0; i < nodeValues / 2; i++) nodeSend(i);
+    return NULL;
+}
+
+typedef struct { double perValue, firstSend; long revocations, rebiases; } NodeResult;
+
+// scenario: 0 lone, 1 two at once, 2 switch every turnLength values
+static NodeResult runNodeScenario(int scenario, int biased) {
+    biasedMode = biased;
+    resetNode();
+    NodeResult r = {0, 0, 0, 0};
+    long expected = nodeValues;
+    if (scenario == 0) {
+        // The thread's CPU time, not the wall clock: on a shared machine the lone sender's
+        // time off the CPU is not the claim's cost.
+        double start = threadCPUNanos();
+        for (long i = 0; i < nodeValues; i++) nodeSend(i);
+        r.perValue = (threadCPUNanos() - start) / nodeValues;
+    } else {
+        pthread_t th[2];
+        atomic_store(&nodeGo, 0);
+        if (scenario == 2) expected = switchTurns(nodeValues) * turnLength;
+        else expected = nodeValues / 2 * 2;
+        for (long i = 0; i < 2; i++)
+            pthread_create(&th[i], NULL, scenario == 1 ? concurrentSender : switchSender, (void *)i);
+        double start = nanos();
+        atomic_store(&nodeGo, 1);
+        for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+        r.perValue = (nanos() - start) / expected;
+        // Switching: the time spent sending, from each turn's first send to its last; the
+        // hand-over of the turn between threads (a cache line each way, and on a busy machine
+        // a wait for a time slice) is the harness's, not the claim's.
+        if (scenario == 2) r.perValue = (turnNs[0] + turnNs[1]) / expected;
+        if (scenario == 2) r.firstSend = (firstSendNs[0] + firstSendNs[1]) / (firstSends[0] + firstSends[1]);
+    }
+    if (theNode->violations || theNode->count != expected) {
+        fprintf(stderr, "exclusion broken: %ld overlapping deliveries, %ld of %ld delivered\n",
+                theNode->violations, theNode->count, expected);
+        exit(1);
+    }
+    r.revocations = theNode->revocations;
+    r.rebiases = theNode->rebiases;
+    return r;
+}
+
+static int compareDoubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *v, int n) {
+    qsort(v, n, sizeof(double), compareDoubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// One thread, one mode, VALUES sends and nothing else: for counting instructions per value
+// (valgrind --tool=callgrind at two VALUES, the difference over the difference).
+static int nodeLoneMain(int biased, long values) {
+    theNode = aligned_alloc(64, (sizeof(Node) + 63) / 64 * 64);
+    threadRecords = aligned_alloc(64, sizeof(ThreadRecord) * recordCapacity);
+    memset(threadRecords, 0, sizeof(ThreadRecord) * recordCapacity);
+    nodeValues = values;
+    NodeResult r = runNodeScenario(0, biased);
+    printf("node-lone %s: %ld values, %.2f ns/value (thread CPU time)\n", biased ? "bias" : "cas", values, r.perValue);
+    return 0;
+}
+
+static int nodeMain(int rounds, long values) {
+#ifdef __linux__
+    fenceKind = syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+#endif
+    if (!fenceKind) {
+        fprintf(stderr, "membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) is not available here\n");
+        return 3;
+    }
+    if (getenv("REBIAS")) rebiasAfter = atol(getenv("REBIAS"));
+    if (rebiasAfter < 1) rebiasAfter = 1;
+    theNode = aligned_alloc(64, (sizeof(Node) + 63) / 64 * 64);
+    threadRecords = aligned_alloc(64, sizeof(ThreadRecord) * recordCapacity);
+    memset(threadRecords, 0, sizeof(ThreadRecord) * recordCapacity);
+    nodeValues = values;
+    {   // calibrate the TSC against the monotonic clock
+        double t0 = nanos(); unsigned long long c0 = cycles();
+        while (nanos() - t0 < 2e7) {}
+        nsPerCycle = (nanos() - t0) / (double)(cycles() - c0);
+    }
+    // The asymmetric fence alone, with the other CPU idle and with it running a thread of ours.
+    double fenceAlone;
+    {
+        int k = 20000; double t0 = nanos();
+        for (int i = 0; i < k; i++) asymmetricFence();
+        fenceAlone = (nanos() - t0) / k;
+    }
+    struct { const char *name; int scenario; long turn; } scenarios[] = {
+        {"lone", 0, 0}, {"switch-1", 2, 1}, {"switch-10", 2, 10}, {"switch-1000", 2, 1000}, {"two", 1, 0},
+    };
+    int count = sizeof scenarios / sizeof scenarios[0];
+    double (*cas)[64] = calloc(count, sizeof *cas), (*bias)[64] = calloc(count, sizeof *bias);
+    double (*casFirst)[64] = calloc(count, sizeof *casFirst), (*biasFirst)[64] = calloc(count, sizeof *biasFirst);
+    long revocations[16] = {0}, rebiases[16] = {0};
+    if (rounds > 64) rounds = 64;
+    for (int r = 0; r < rounds; r++) {
+        for (int s = 0; s < count; s++) {
+            turnLength = scenarios[s].turn ? scenarios[s].turn : 1;
+            // alternate which mode goes first in each round
+            for (int k = 0; k < 2; k++) {
+                int biased = (k + r) % 2;
+                NodeResult x = runNodeScenario(scenarios[s].scenario, biased);
+                if (biased) { bias[s][r] = x.perValue; biasFirst[s][r] = x.firstSend;
+                              revocations[s] += x.revocations; rebiases[s] += x.rebiases; }
+                else { cas[s][r] = x.perValue; casFirst[s][r] = x.firstSend; }
+            }
+        }
+    }
+    printf("node: %d rounds, %ld values per scenario, REBIAS=%ld; membarrier alone %.0f ns\n",
+           rounds, values, rebiasAfter, fenceAlone);
+    printf("%-12s %10s %10s %7s %14s %14s %12s %10s\n", "scenario", "cas ns/v", "bias ns/v", "ratio",
+           "cas 1st send", "bias 1st send", "revocations", "rebiases");
+    for (int s = 0; s < count; s++) {
+        double ratios[64];
+        for (int r = 0; r < rounds; r++) ratios[r] = bias[s][r] / cas[s][r];
+        double mr = median(ratios, rounds);
+        double mc = median(cas[s], rounds), mb = median(bias[s], rounds);
+        printf("%-12s %10.2f %10.2f %7.3f", scenarios[s].name, mc, mb, mr);
+        if (scenarios[s].scenario == 2)
+            printf(" %14.0f %14.0f", median(casFirst[s], rounds), median(biasFirst[s], rounds));
+        else printf(" %14s %14s", "-", "-");
+        printf(" %12.1f %10.1f\n", (double)revocations[s] / rounds, (double)rebiases[s] / rounds);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "node")) return nodeMain(atoi(argv[2]), atol(argv[3]));
+    if (argc == 4 && !strcmp(argv[1], "node-lone")) return nodeLoneMain(!strcmp(argv[2], "bias"), atol(argv[3]));
     if (argc != 4) {
-        fprintf(stderr, "usage: %s faa|cas|xchg|cs|csp|fs|cf|ff|fc|hc|ha THREADS N\n", argv[0]);
+        fprintf(stderr, "usage: %s faa|cas|xchg|cs|csp|fs|cf|ff|fc|hc|ha THREADS N\n       %s node ROUNDS VALUES\n", argv[0], argv[0]);
         return 2;
     }
     mode = argv[1];

@@ -5,6 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+// Public: the inlinable thread token reads the thread pointer through its inline function.
+public import SignalsFutex
 
 /// Which implementation of the delivery path a graph uses.
 ///
@@ -148,11 +150,16 @@ extension DeliveryQueue {
 /// A non-zero token for the current thread, with its three lowest bits clear (the lock-free
 /// claim word uses them as its "values waiting", "handoff offered" and "closed to values"
 /// flags). Thread handles are addresses of aligned thread control blocks, so masking keeps
-/// them distinct.
+/// them distinct. On x86_64 and arm64 Linux the thread pointer is read from its register
+/// (one instruction inlined here, where `pthread_self` was a call through the PLT: 4
+/// instructions less per claim); elsewhere `pthread_self`. Every token of a process comes from
+/// this one function, so the two are never compared with each other.
 @inlinable @inline(__always)
 func currentThreadToken() -> UInt {
     #if canImport(Darwin)
     return UInt(bitPattern: pthread_self()) & ~7
+    #elseif os(Linux) && (arch(x86_64) || arch(arm64))
+    return UInt(signals_thread_pointer()) & ~7
     #else
     return UInt(pthread_self()) & ~7
     #endif
