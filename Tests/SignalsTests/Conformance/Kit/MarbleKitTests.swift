@@ -110,6 +110,16 @@ import Testing
         }
     }
 
+    @Test(arguments: DeliveryVariant.allCases) func silentColdStaysOpen(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            // A cold with no end keeps its input until deactivation (a released input would
+            // send `.cancelled`).
+            let e1 = m.cold("-")
+            m.expectSignal(e1.signal, unsubscription: "^---!").toBe("----")
+            m.expectSubscriptions(e1.subscriptions).toBe("^---!")
+        }
+    }
+
     @Test(arguments: DeliveryVariant.allCases) func lateSubscription(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
             let e1 = m.hot("-a-b-c-|")

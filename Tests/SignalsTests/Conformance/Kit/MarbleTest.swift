@@ -369,14 +369,16 @@ final class ColdMarbles<T: Sendable>: Sendable {
     /// frame; deactivation cancels what has not happened yet.
     var signal: Signal<T> {
         let logger = ActivationLogger(log: subscriptions, clock: clock)
-        let scheduled = Mutex<[any Lifetime]>([])
+        // The input is kept until deactivation: a released input would send `.cancelled`.
+        let active = Mutex<(input: SignalInput<T>?, scheduled: [any Lifetime])>((nil, []))
         let records = self.records
         let clock = self.clock
         return Signal<T>.generate(delivery: variant) { input in
             guard let input else {
-                let old = scheduled.withLock { s -> [any Lifetime] in defer { s = [] }; return s }
-                for l in old { l.cancel() }
+                let old = active.withLock { a in defer { a = (nil, []) }; return a }
+                for l in old.scheduled { l.cancel() }
                 logger.ended()
+                withExtendedLifetime(old) {}
                 return
             }
             logger.activated()
@@ -393,7 +395,7 @@ final class ColdMarbles<T: Sendable>: Sendable {
                     }
                 }
             }
-            scheduled.withLock { $0 = lifetimes }
+            active.withLock { $0 = (input, lifetimes) }
         }
     }
 }
