@@ -4,14 +4,15 @@ import Testing
 // RxJS spec/operators/filter-spec.ts, ported.
 //
 // Not ported (JavaScript only):
-// - "should filter in only prime numbers, predicate with index", "…, predicate with index,
-//   source unsubscribes early", "…, predicate with index, source throws": the predicate's
-//   `index` argument (Signals: `enumerated()`).
+// - "should filter in only prime numbers, predicate with index", "should filter in only prime
+//   numbers, predicate with index, source unsubscribes early", "should filter in only prime
+//   numbers, predicate with index, source throws": the predicate's `index` argument (Signals:
+//   `enumerated()`).
 // - "should support Boolean as a predicate": JavaScript truthiness (`filter(Boolean)`).
 // Not written (a form Signals lacks):
-// - "should filter in only prime numbers, but predicate throws", "…, predicate with index and
-//   throws": a throwing predicate; Signals' `filter` does not throw (docs/operators.md, "left
-//   out": `tryFilter`).
+// - "should filter in only prime numbers, but predicate throws", "should filter in only prime
+//   numbers, predicate with index and throws": a throwing predicate; Signals' `filter` does
+//   not throw (docs/operators.md, "left out": `tryFilter`).
 
 @Suite("filter — rxjs spec/operators/filter-spec.ts")
 struct FilterConformanceTests {
