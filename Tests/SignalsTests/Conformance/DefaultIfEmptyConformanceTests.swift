@@ -27,7 +27,7 @@ struct DefaultIfEmptyConformanceTests {
         }
     }
 
-    @Test("should return the Observable if not empty with a default value (2)", arguments: variants) func shouldReturnTheObservableIfNotEmptyWithADefaultValue2(_ variant: DeliveryVariant) {
+    @Test("should return the Observable if not empty with a default value (second case)", arguments: variants) func shouldReturnTheObservableIfNotEmptyWithADefaultValue2(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
             let e1 = m.hot("  --a--b--|")
             let e1subs =   "  ^-------!"

@@ -23,7 +23,7 @@ struct DistinctUntilChangedConformanceTests {
         }
     }
 
-    @Test("should distinguish between values (2)", arguments: variants) func shouldDistinguishBetweenValues2(_ variant: DeliveryVariant) {
+    @Test("should distinguish between values (second case)", arguments: variants) func shouldDistinguishBetweenValues2(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
             let e1 = m.hot("  --a--a--a--b--b--a--|")
             let e1subs =   "  ^-------------------!"

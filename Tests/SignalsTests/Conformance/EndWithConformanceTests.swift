@@ -9,7 +9,6 @@ struct EndWithConformanceTests {
 
     @Test("should append to a cold Observable", arguments: variants) func shouldAppendToAColdObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let e1 = m.cold(" ---a--b--c--|   ")
             let e1subs =   "  ^-----------!   "
             let expected =   "---a--b--c--(s|)"
@@ -20,7 +19,6 @@ struct EndWithConformanceTests {
 
     @Test("should append numbers to a cold Observable", arguments: variants) func shouldAppendNumbersToAColdObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "s": 4]
             let e1 = m.cold(" ---a--b--c--|   ", values: values)
             let e1subs =   "  ^-----------!   "
@@ -98,7 +96,6 @@ struct EndWithConformanceTests {
 
     @Test("should end with given values when given more than one value", arguments: variants) func shouldEndWithGivenValuesWhenGivenMoreThanOneValue(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let e1 = m.hot("  -----a--|    ")
             let e1subs =   "  ^-------!    "
             let expected =   "-----a--(yz|)"
@@ -131,7 +128,6 @@ struct EndWithConformanceTests {
 
     @Test("should allow unsubscribing explicitly and early", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarly(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let e1 = m.hot("  ---a--b----c--d--|")
             let e1subs =   "  ^--------!        "
             let expected =   "---a--b---        "
@@ -144,7 +140,6 @@ struct EndWithConformanceTests {
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let e1 = m.hot("  ---a--b----c--d--|")
             let e1subs =   "  ^--------!        "
             let expected =   "---a--b---        "
@@ -160,7 +155,6 @@ struct EndWithConformanceTests {
 
     @Test("should end with empty if given value is not specified", arguments: variants) func shouldEndWithEmptyIfGivenValueIsNotSpecified(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultEndValue =   "x"
             let e1 = m.hot("  -a-|")
             let e1subs =   "  ^--!"
             let expected =   "-a-|"

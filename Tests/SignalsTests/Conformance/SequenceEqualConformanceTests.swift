@@ -64,7 +64,7 @@ struct SequenceEqualConformanceTests {
         }
     }
 
-    @Test("should return true for two observables that match when the last one emits and completes in the same frame (2)", arguments: variants) func shouldReturnTrueForTwoObservablesThatMatchWhenTheLastOneEmitsAndCompletesInTheSameFrame2(_ variant: DeliveryVariant) {
+    @Test("should return true for two observables that match when the last one emits and completes in the same frame (second case)", arguments: variants) func shouldReturnTrueForTwoObservablesThatMatchWhenTheLastOneEmitsAndCompletesInTheSameFrame2(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
             let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.hot("--a--^--b--c--d--e--f--g--|       ")

@@ -9,7 +9,6 @@ struct StartWithConformanceTests {
 
     @Test("should prepend to a cold Observable", arguments: variants) func shouldPrependToAColdObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultStartValue =   "x"
             let e1 = m.cold(" ---a--b--c--|")
             let e1subs =   "  ^-----------!"
             let expected =   "s--a--b--c--|"
@@ -93,7 +92,6 @@ struct StartWithConformanceTests {
 
     @Test("should start with given values when given value is more than one", arguments: variants) func shouldStartWithGivenValuesWhenGivenValueIsMoreThanOne(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let defaultStartValue =   "x"
             let e1 = m.hot("  -----a--|")
             let e1subs =   "  ^-------!"
             let expected =   "(yz)-a--|"
