@@ -13,30 +13,35 @@ import Testing
 @Suite("skipUntil — rxjs spec/operators/skipUntil-spec.ts")
 struct SkipUntilConformanceTests {
     static let variants = DeliveryVariant.allCases
+    static let inputsHeld: Comment = "difference: skipUntil keeps the trigger connected until its result ends (an operator holds its inputs through its node for its whole life; docs/operators.md, Conformance); RxJS unsubscribes the trigger at its first value"
 
     @Test("should skip values until another observable notifies", arguments: variants) func shouldSkipValuesUntilAnotherObservableNotifies(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let e1 = m.hot("    --a--b--c--d--e----|")
-            let e1subs =   "    ^------------------!"
-            let skip = m.hot("  ---------x------|   ")
-            let skipSubs = "  ^--------!          "
-            let expected = "  -----------d--e----|"
-            m.expectSignal(e1.signal.skipUntil(skip.signal)).toBe(expected)
-            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+        withKnownIssue(Self.inputsHeld) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("    --a--b--c--d--e----|")
+                let e1subs =   "    ^------------------!"
+                let skip = m.hot("  ---------x------|   ")
+                let skipSubs = "  ^--------!          "
+                let expected = "  -----------d--e----|"
+                m.expectSignal(e1.signal.skipUntil(skip.signal)).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+                m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+            }
         }
     }
 
     @Test("should emit elements after notifier emits", arguments: variants) func shouldEmitElementsAfterNotifierEmits(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let e1 = m.hot("    --a--b--c--d--e--|")
-            let e1subs =   "    ^----------------!"
-            let skip = m.hot("  ---------x----|   ")
-            let skipSubs = "  ^--------!        "
-            let expected = "  -----------d--e--|"
-            m.expectSignal(e1.signal.skipUntil(skip.signal)).toBe(expected)
-            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+        withKnownIssue(Self.inputsHeld) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("    --a--b--c--d--e--|")
+                let e1subs =   "    ^----------------!"
+                let skip = m.hot("  ---------x----|   ")
+                let skipSubs = "  ^--------!        "
+                let expected = "  -----------d--e--|"
+                m.expectSignal(e1.signal.skipUntil(skip.signal)).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+                m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+            }
         }
     }
 
@@ -124,28 +129,32 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should not complete if hot source observable does not complete", arguments: variants) func shouldNotCompleteIfHotSourceObservableDoesNotComplete(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let e1 = m.hot("  -                ")
-            let e1subs =   "^---------------!"
-            let skip = m.hot("-------------x--|")
-            let skipSubs = "^------------!   "
-            let expected = "-                "
-            m.expectSignal(e1.signal.skipUntil(skip.signal), unsubscription: "^---------------!").toBe(expected)
-            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+        withKnownIssue(Self.inputsHeld) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("  -                ")
+                let e1subs =   "^---------------!"
+                let skip = m.hot("-------------x--|")
+                let skipSubs = "^------------!   "
+                let expected = "-                "
+                m.expectSignal(e1.signal.skipUntil(skip.signal), unsubscription: "^---------------!").toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+                m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+            }
         }
     }
 
     @Test("should not complete if cold source observable never completes", arguments: variants) func shouldNotCompleteIfColdSourceObservableNeverCompletes(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let e1 = m.cold(" -                ")
-            let e1subs =   "^---------------!"
-            let skip = m.hot("-------------x--|")
-            let skipSubs = "^------------!   "
-            let expected = "-                "
-            m.expectSignal(e1.signal.skipUntil(skip.signal), unsubscription: "^---------------!").toBe(expected)
-            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+        withKnownIssue(Self.inputsHeld) {
+            marbleTest(variant) { m in
+                let e1 = m.cold(" -                ")
+                let e1subs =   "^---------------!"
+                let skip = m.hot("-------------x--|")
+                let skipSubs = "^------------!   "
+                let expected = "-                "
+                m.expectSignal(e1.signal.skipUntil(skip.signal), unsubscription: "^---------------!").toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+                m.expectSubscriptions(skip.subscriptions).toBe(skipSubs)
+            }
         }
     }
 
@@ -228,13 +237,15 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should unsubscribe the notifier after its first nexted value", arguments: variants) func shouldUnsubscribeTheNotifierAfterItsFirstNextedValue(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let source = m.hot("  -^-o---o---o---o---o---o---|")
-            let notifier = m.hot("-^--------n--n--n--n--n--n-|")
-            let nSubs =    "        ^--------!                 "
-            let expected = "----------o---o---o---o---|"
-            m.expectSignal(source.signal.skipUntil(notifier.signal)).toBe(expected)
-            m.expectSubscriptions(notifier.subscriptions).toBe(nSubs)
+        withKnownIssue(Self.inputsHeld) {
+            marbleTest(variant) { m in
+                let source = m.hot("  -^-o---o---o---o---o---o---|")
+                let notifier = m.hot("-^--------n--n--n--n--n--n-|")
+                let nSubs =    "        ^--------!                 "
+                let expected = "----------o---o---o---o---|"
+                m.expectSignal(source.signal.skipUntil(notifier.signal)).toBe(expected)
+                m.expectSubscriptions(notifier.subscriptions).toBe(nSubs)
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ import Testing
 @Suite("takeUntil — rxjs spec/operators/takeUntil-spec.ts")
 struct TakeUntilConformanceTests {
     static let variants = DeliveryVariant.allCases
+    static let connectsBoth: Comment = "difference: takeUntil connects its source and its trigger together when it activates, in argument order (docs/operators.md, Semantics), so a trigger that sends at once finds the source already subscribed; RxJS never subscribes the source then"
 
     @Test("should take values until notifier emits", arguments: variants) func shouldTakeValuesUntilNotifierEmits(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -63,12 +64,14 @@ struct TakeUntilConformanceTests {
     }
 
     @Test("should complete without subscribing to the source when notifier synchronously emits", arguments: variants) func shouldCompleteWithoutSubscribingToTheSourceWhenNotifierSynchronouslyEmits(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            let e1 = m.hot("  ----a--|")
-            let e2 = Signal.just(1, 2, 3, delivery: variant)
-            let expected = "  (|)     "
-            m.expectSignal(e1.signal.takeUntil(e2)).toBe(expected)
-            m.expectSubscriptions(e1.subscriptions).toBe()
+        withKnownIssue(Self.connectsBoth) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("  ----a--|")
+                let e2 = Signal.just(1, 2, 3, delivery: variant)
+                let expected = "  (|)     "
+                m.expectSignal(e1.signal.takeUntil(e2)).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe()
+            }
         }
     }
 
