@@ -3,9 +3,7 @@ import Testing
 
 // RxJS spec/operators/count-spec.ts, ported.
 
-// Not written (a form Signals lacks):
-// - "should handle a predicate that throws, on observable with many values": a throwing
-//   predicate.
+// Not written (a form Signals lacks): none.
 // A predicate is a `filter` before `count()` (Signals' `count` takes none).
 
 @Suite("count — rxjs spec/operators/count-spec.ts")
@@ -225,4 +223,17 @@ struct CountConformanceTests {
         }
     }
 
+    @Test("should handle a predicate that throws, on observable with many values", arguments: variants) func shouldHandleAPredicateThatThrowsOnObservableWithManyValues(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("-1-^-2--3--|")
+            let e1subs =   "   ^----!   "
+            let expected =   " -----#   "
+            let predicate = { @Sendable (value: String) throws -> Bool in
+                if value == "3" { throw MarbleError("error") }
+                return true
+            }
+            m.expectSignal(e1.signal.filter(predicate).count()).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Signals
+import Synchronization
 import Testing
 
 // RxJS spec/operators/filter-spec.ts, ported.
@@ -9,10 +10,9 @@ import Testing
 //   numbers, predicate with index, source throws": the predicate's `index` argument (Signals:
 //   `enumerated()`).
 // - "should support Boolean as a predicate": JavaScript truthiness (`filter(Boolean)`).
-// Not written (a form Signals lacks):
-// - "should filter in only prime numbers, but predicate throws", "should filter in only prime
-//   numbers, predicate with index and throws": a throwing predicate; Signals' `filter` does
-//   not throw (docs/operators.md, "left out": `tryFilter`).
+// - "should filter in only prime numbers, predicate with index and throws": the predicate's
+//   `index` argument.
+// Not written (a form Signals lacks): none.
 
 @Suite("filter — rxjs spec/operators/filter-spec.ts")
 struct FilterConformanceTests {
@@ -191,6 +191,21 @@ struct FilterConformanceTests {
                 .filter(Self.isPrime)
                 .flatMap { Signal.just($0, delivery: variant) }
             m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should filter in only prime numbers, but predicate throws", arguments: variants) func shouldFilterInOnlyPrimeNumbersButPredicateThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("-1--2--^-3-4-5-6--7-8--9--|")
+            let e1subs =   "       ^-------!           "
+            let expected =   "     --3---5-#           "
+            let invoked = Mutex(0)
+            let predicate = { @Sendable (x: String) throws -> Bool in
+                if invoked.withLock({ $0 += 1; return $0 }) == 4 { throw MarbleError("error") }
+                return Self.isPrime(x)
+            }
+            m.expectSignal(e1.signal.filter(predicate)).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }

@@ -6,8 +6,7 @@ import Testing
 //
 // Not ported (JavaScript only):
 // - "should work with a bound predicate": `thisArg` (`predicate.bind(finder)`).
-// Not written (a form Signals lacks):
-// - "should raise error if predicate throws error": a throwing predicate.
+// Not written (a form Signals lacks): none.
 
 @Suite("find — rxjs spec/operators/find-spec.ts")
 struct FindConformanceTests {
@@ -122,6 +121,17 @@ struct FindConformanceTests {
             let e1subs =   "  ^-------!"
             let expected =   "--------#"
             m.expectSignal(e1.signal.find { $0 == "z" }).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error if predicate throws error", arguments: variants) func shouldRaiseErrorIfPredicateThrowsError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--|")
+            let e1subs =   "  ^-!         "
+            let expected =   "--#         "
+            let predicate = { @Sendable (_: String) throws -> Bool in throw MarbleError("error") }
+            m.expectSignal(e1.signal.find(predicate)).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }

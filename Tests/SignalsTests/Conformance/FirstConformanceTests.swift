@@ -6,8 +6,7 @@ import Testing
 // Not ported (JavaScript only):
 // - "should return first value that matches the index in the predicate": the predicate's
 //   `index` argument.
-// Not written (a form Signals lacks):
-// - "should propagate error from predicate": a throwing predicate.
+// Not written (a form Signals lacks): none.
 // A default value is `first(where:)` followed by `defaultIfEmpty(_:)` (Signals' `first` has
 // no default argument).
 
@@ -179,4 +178,18 @@ struct FirstConformanceTests {
         }
     }
 
+    @Test("should propagate error from predicate", arguments: variants) func shouldPropagateErrorFromPredicate(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5]
+            let e1 = m.hot("--a-^--b--c--d--e--|", values: values)
+            let e1subs =   "    ^--------!      "
+            let expected =   "  ---------#      "
+            let predicate = { @Sendable (value: Int) throws -> Bool in
+                if value < 4 { return false }
+                throw MarbleError("error")
+            }
+            m.expectSignal(e1.signal.first(where: predicate)).toBe(expected, error: MarbleError("error"))
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

@@ -3,8 +3,7 @@ import Testing
 
 // RxJS spec/operators/last-spec.ts, ported.
 
-// Not written (a form Signals lacks):
-// - "should raise error when predicate throws": a throwing predicate.
+// Not written (a form Signals lacks): none.
 // A default value is `last(where:)` followed by `defaultIfEmpty(_:)` (Signals' `last` has no
 // default argument).
 
@@ -120,4 +119,17 @@ struct LastConformanceTests {
         }
     }
 
+    @Test("should raise error when predicate throws", arguments: variants) func shouldRaiseErrorWhenPredicateThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^---b---c---d---e--|")
+            let e1subs =   "     ^-------!           "
+            let expected =   "   --------#           "
+            let predicate = { @Sendable (x: String) throws -> Bool in
+                if x == "c" { throw MarbleError("error") }
+                return false
+            }
+            m.expectSignal(e1.signal.last(where: predicate)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

@@ -7,10 +7,7 @@ import Testing
 // - "should map with index", "should map with index until completed", "should map with index
 //   until an error occurs": the projector's `index` argument (Signals: `enumerated()`).
 // - "should map using a bound projector": `thisArg`.
-// Not written (a form Signals lacks):
-// - "should propagate errors from map function": a throwing projector; Signals' `map` does not
-//   throw (docs/operators.md, "left out": `tryMap`; a stage ends with an error through
-//   `transform`).
+// Not written (a form Signals lacks): none.
 
 @Suite("map — rxjs spec/operators/map-spec.ts")
 struct MapConformanceTests {
@@ -135,6 +132,17 @@ struct MapConformanceTests {
                 .map { $0 + "!" }
                 .flatMap { Signal.just($0, delivery: variant) }
             m.expectSignal(result, unsubscription: unsub).toBe(expected, values: ["x": "1!", "y": "2!"])
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should propagate errors from map function", arguments: variants) func shouldPropagateErrorsFromMapFunction(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" --x--|", values: ["x": 42])
+            let e1subs =   "  ^-!   "
+            let expected =   "--#   "
+            let result = e1.signal.map { (_: Int) throws -> String in throw MarbleError("too bad") }
+            m.expectSignal(result).toBe(expected, error: MarbleError("too bad"))
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }

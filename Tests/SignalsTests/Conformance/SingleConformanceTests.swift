@@ -5,8 +5,7 @@ import Testing
 
 // Not ported (JavaScript only):
 // - "should call predicate with indices starting at 0": the predicate's `index` argument.
-// Not written (a form Signals lacks):
-// - "should raise error if predicate throws error": a throwing predicate.
+// Not written (a form Signals lacks): none.
 // RxJS's errors map to Signals' `SignalOperatorError`: SequenceError ("Too many matching
 // values") is `.moreThanOneElement`; EmptyError and NotFoundError ("No matching values") are
 // both `.noElements` (Signals does not tell an empty source from one with no match).
@@ -257,6 +256,20 @@ struct SingleConformanceTests {
             let result = source.signal.single(where: { $0 == "x" })
             m.expectSignal(result).toBe(expected, error: SignalOperatorError.moreThanOneElement)
             m.expectSubscriptions(source.subscriptions).toBe(subs)
+        }
+    }
+
+    @Test("should raise error if predicate throws error", arguments: variants) func shouldRaiseErrorIfPredicateThrowsError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--|")
+            let e1subs =   "  ^----------!   "
+            let expected =   "-----------#   "
+            let predicate = { @Sendable (v: String) throws -> Bool in
+                if v != "d" { return false }
+                throw MarbleError("error")
+            }
+            m.expectSignal(e1.signal.single(where: predicate)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
 }

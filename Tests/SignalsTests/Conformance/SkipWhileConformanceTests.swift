@@ -9,8 +9,7 @@ import Testing
 // - "should be possible to skip using the element's index", "should skip using index with
 //   source unsubscribes early", "should not break unsubscription chains when result is
 //   unsubscribed explicitly": the predicate's `index` argument.
-// Not written (a form Signals lacks):
-// - "should handle predicate that throws": a throwing predicate.
+// Not written (a form Signals lacks): none.
 
 @Suite("skipWhile — rxjs spec/operators/skipWhile-spec.ts")
 struct SkipWhileConformanceTests {
@@ -117,6 +116,21 @@ struct SkipWhileConformanceTests {
             let result = source.signal.skipWhile { _ in true }
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(source.subscriptions).toBe(subs)
+        }
+    }
+
+    @Test("should handle predicate that throws", arguments: variants) func shouldHandlePredicateThatThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("--a--b-^-c--d--e--f--g--h--|")
+            let sourceSubs =   "       ^-------!            "
+            let expected =   "         --------#            "
+            let predicate = { @Sendable (v: String) throws -> Bool in
+                if v == "e" { throw MarbleError("nom d'une pipe !") }
+                return v != "f"
+            }
+            let result = source.signal.skipWhile(predicate)
+            m.expectSignal(result).toBe(expected, error: MarbleError("nom d'une pipe !"))
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
         }
     }
 }

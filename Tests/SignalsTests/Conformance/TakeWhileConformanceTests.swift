@@ -7,10 +7,9 @@ import Testing
 // - "should take all elements with truthy predicate", "should skip all elements with falsy
 //   predicate": JavaScript truthiness (the predicate returns `{}` / `null`).
 // - "should pass element index to predicate": the predicate's `index` argument.
-// Not written (forms Signals lacks):
+// Not written (a form Signals lacks):
 // - "should take all elements up to and including the element that made the predicate return
 //   false": `takeWhile(inclusive:)`.
-// - "should raise error if predicate throws": a throwing predicate.
 
 @Suite("takeWhile — rxjs spec/operators/takeWhile-spec.ts")
 struct TakeWhileConformanceTests {
@@ -162,6 +161,18 @@ struct TakeWhileConformanceTests {
             let predicate: @Sendable (String) -> Bool = { $0 != "d" }
             let result = e1.signal.flatMap { Signal.just($0, delivery: variant) }.takeWhile(predicate).flatMap { Signal.just($0, delivery: variant) }
             m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error if predicate throws", arguments: variants) func shouldRaiseErrorIfPredicateThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a-^-b--c--d--e--|")
+            let e1subs =   "    ^-!            "
+            let expected =   "  --#            "
+            let predicate = { @Sendable (_: String) throws -> Bool in throw MarbleError("error") }
+            let result = e1.signal.takeWhile(predicate)
+            m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
