@@ -3,9 +3,7 @@ import Testing
 
 // RxJS spec/operators/distinctUntilChanged-spec.ts, ported.
 
-// Not written (a form Signals lacks):
-// - "should raise error when comparator throws", "should raise error when keySelector throws": a
-//   throwing closure.
+// Not written (a form Signals lacks): none.
 // A key selector is applied inside `distinctUntilChanged(by:)` (Signals has no `keySelector`
 // argument): `by: { compare(key($0), key($1)) }`.
 
@@ -221,4 +219,31 @@ struct DistinctUntilChangedConformanceTests {
         }
     }
 
+    @Test("should raise error when comparator throws", arguments: variants) func shouldRaiseErrorWhenComparatorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--f--|")
+            let e1subs =   "  ^----------!         "
+            let expected =   "--a--b--c--#         "
+            let comparator = { @Sendable (x: String, y: String) throws -> Bool in
+                if y == "d" { throw MarbleError("error") }
+                return x == y
+            }
+            m.expectSignal(e1.signal.distinctUntilChanged(by: comparator)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error when keySelector throws", arguments: variants) func shouldRaiseErrorWhenKeySelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--f--|")
+            let e1subs =   "  ^----------!         "
+            let expected =   "--a--b--c--#         "
+            let keySelector = { @Sendable (x: String) throws -> String in
+                if x == "d" { throw MarbleError("error") }
+                return x
+            }
+            m.expectSignal(e1.signal.distinctUntilChanged(by: { try keySelector($0) == keySelector($1) })).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

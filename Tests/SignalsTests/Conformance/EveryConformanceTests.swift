@@ -8,10 +8,7 @@ import Testing
 // into NaN, which fails it. Here the values are `Int?` (nil for a missing character) and the
 // String sources' letters fail it the same way.
 //
-// Not written (a form Signals lacks):
-// - "should propagate error if predicate eventually throws", "should propagate error if
-//   predicate throws on scalar source", "should propagate error if predicate eventually throws
-//   on scalar array source": a throwing predicate.
+// Not written (a form Signals lacks): none.
 
 @Suite("every (Signals all) — rxjs spec/operators/every-spec.ts")
 struct EveryConformanceTests {
@@ -212,6 +209,41 @@ struct EveryConformanceTests {
             let expected =   "   ------(x|)"
             m.expectSignal(e1.signal.all(Self.predicate)).toBe(expected, values: ["x": true])
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should propagate error if predicate eventually throws", arguments: variants) func shouldPropagateErrorIfPredicateEventuallyThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--|")
+            let e1subs =   "  ^-------!"
+            let expected =   "--------#"
+            let faultyPredicate = { @Sendable (x: String) throws -> Bool in
+                if x == "c" { throw MarbleError("error") }
+                return true
+            }
+            m.expectSignal(e1.signal.all(faultyPredicate)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should propagate error if predicate eventually throws on scalar array source", arguments: variants) func shouldPropagateErrorIfPredicateEventuallyThrowsOnScalarArraySource(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = Signal<Int>.from([5, 10, 15, 20], delivery: variant)
+            let expected =   "#"
+            let faultyPredicate = { @Sendable (x: Int) throws -> Bool in
+                if x == 15 { throw MarbleError("error") }
+                return true
+            }
+            m.expectSignal(e1.all(faultyPredicate)).toBe(expected)
+        }
+    }
+
+    @Test("should propagate error if predicate throws on scalar source", arguments: variants) func shouldPropagateErrorIfPredicateThrowsOnScalarSource(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = Signal.just(3, delivery: variant)
+            let expected =   "#"
+            let faultyPredicate = { @Sendable (_: Int) throws -> Bool in throw MarbleError("error") }
+            m.expectSignal(e1.all(faultyPredicate)).toBe(expected)
         }
     }
 }

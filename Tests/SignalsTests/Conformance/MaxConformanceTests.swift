@@ -3,9 +3,7 @@ import Testing
 
 // RxJS spec/operators/max-spec.ts, ported.
 
-// Not written (a form Signals lacks):
-// - "should handle a predicate that throws, on observable with many values": a throwing
-//   comparer.
+// Not written (a form Signals lacks): none.
 // RxJS's comparer returns a number; `order(_:)` turns it into Signals' `max(by:)` ordering.
 
 @Suite("max — rxjs spec/operators/max-spec.ts")
@@ -197,4 +195,18 @@ struct MaxConformanceTests {
         }
     }
 
+    @Test("should handle a predicate that throws, on observable with many values", arguments: variants) func shouldHandleAPredicateThatThrowsOnObservableWithManyValues(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("-1-^-2--3--|")
+            let e1subs =   "   ^----!   "
+            let expected =   " -----#   "
+            let predicate = { @Sendable (x: String, y: String) throws -> Int in
+                if y == "3" { throw MarbleError("error") }
+                return x > y ? -1 : 1
+            }
+            // The throwing form of `order(_:)`.
+            m.expectSignal(e1.signal.max(by: { kept, new in try predicate(kept, new) <= 0 })).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

@@ -3,7 +3,7 @@ import Testing
 
 // RxJS spec/operators/reduce-spec.ts, ported.
 
-// Not written (forms Signals lacks):
+// Not written (a form Signals lacks):
 // - "should reduce without a seed": a seedless `reduce` (Signals' always takes `initialValue:`).
 // - "should raise error if reduce function throws without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
 // - "should not complete without seed if source emits but does not completes": a seedless `reduce` (Signals' always takes `initialValue:`).
@@ -11,7 +11,6 @@ import Testing
 // - "should reduce if source does not emit without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
 // - "should raise error if source emits and raises error without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
 // - "should raise error if source raises error without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should raise error if reduce function throws with seed": a throwing accumulator.
 // The two unsubscription cases use no seed in RxJS; here the seed is "", which gives the same
 // result for string concatenation.
 
@@ -132,4 +131,14 @@ struct ReduceConformanceTests {
         }
     }
 
+    @Test("should raise error if reduce function throws with seed", arguments: variants) func shouldRaiseErrorIfReduceFunctionThrowsWithSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--|")
+            let e1subs =   "  ^-!      "
+            let expected =   "--#      "
+            let result = e1.signal.reduce(initialValue: "n") { (_: String, _: String) throws -> String in throw MarbleError("error") }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
 }

@@ -5,10 +5,8 @@ import Testing
 //
 // Not ported (JavaScript only):
 // - "should pass current index to accumulator": the accumulator's `index` argument.
-// Not written (forms Signals lacks):
+// Not written (a form Signals lacks):
 // - "should scan without seed": Signals' `scan` always takes `initialValue:`.
-// - "should handle errors in the projection function": a throwing accumulator (docs/operators.md,
-//   "left out": `tryScan`).
 
 @Suite("scan — rxjs spec/operators/scan-spec.ts")
 struct ScanConformanceTests {
@@ -128,6 +126,20 @@ struct ScanConformanceTests {
                 .scan(initialValue: [String]()) { $0 + [$1] }
                 .flatMap { Signal.just($0, delivery: variant) }
             m.expectSignal(result, unsubscription: unsub).toBe(expected, values: Self.arrays)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should handle errors in the projection function", arguments: variants) func shouldHandleErrorsInTheProjectionFunction(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^--b--c--d--e--f--g--|")
+            let e1subs =   "     ^--------!            "
+            let expected =   "   ---u--v--#            "
+            let source = e1.signal.scan(initialValue: [String]()) { (acc: [String], x: String) throws -> [String] in
+                if x == "d" { throw MarbleError("bad!") }
+                return acc + [x]
+            }
+            m.expectSignal(source).toBe(expected, values: Self.arrays, error: MarbleError("bad!"))
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
