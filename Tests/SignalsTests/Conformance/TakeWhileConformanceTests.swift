@@ -7,9 +7,7 @@ import Testing
 // - "should take all elements with truthy predicate", "should skip all elements with falsy
 //   predicate": JavaScript truthiness (the predicate returns `{}` / `null`).
 // - "should pass element index to predicate": the predicate's `index` argument.
-// Not written (a form Signals lacks):
-// - "should take all elements up to and including the element that made the predicate return
-//   false": `takeWhile(inclusive:)`.
+// Not written (a form Signals lacks): none.
 
 @Suite("takeWhile — rxjs spec/operators/takeWhile-spec.ts")
 struct TakeWhileConformanceTests {
@@ -172,6 +170,17 @@ struct TakeWhileConformanceTests {
             let expected =   "  --#            "
             let predicate = { @Sendable (_: String) throws -> Bool in throw MarbleError("error") }
             let result = e1.signal.takeWhile(predicate)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should take all elements up to and including the element that made the predicate return false", arguments: variants) func shouldTakeAllElementsUpToAndIncludingTheElementThatMadeThePredicateReturnFalse(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a-^-b--c--d--e--|")
+            let e1subs =   "    ^-------!      "
+            let expected =   "  --b--c--(d|)   "
+            let result = e1.signal.takeWhile(inclusive: true) { $0 != "d" }
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
