@@ -1,0 +1,365 @@
+import Signals
+import Testing
+
+// RxJS spec/operators/timeout-spec.ts, ported: `timeout({ each: t })` is
+// `timeout(interval: t, context: m.context)`, RxJS's `TimeoutError` is
+// `SignalOperatorError.timeout`; `timeout({ each: t, with: () => inner })` is that followed by
+// a `catchError` that continues with `inner` on `.timeout` only (`timeout(_:switchingTo:)` below).
+//
+// Not written (needs a form Signals lacks):
+// - a deadline for the first value only, or an absolute `Date` (`timeout({ first })`,
+//   `timeout(first:each:context:)`): "should not timeout if source completes within absolute
+//   timeout period" (and its second case), "should timeout at a specified Date" (and its second
+//   case), "should timeout at a specified time for first value only", "should not timeout for
+//   long delays if only first is specified", "should not timeout for long delays if only first
+//   is specified as Date", "should timeout for long delays if first is specified as Date AND
+//   each is specified", "should timeout at a specified date then subscribe to the passed
+//   observable", "should not timeout if source completes within specified Date", "should not
+//   timeout if source raises error within specified Date", "should not timeout if source emits
+//   synchronously when subscribed".
+// - the timeout error's `info` (`seen`, `meta`, `lastValue`; `SignalOperatorError.timeout`
+//   carries none): "should emit and TimeoutError on timeout with appropriate due as number"
+//   (and its second case), "should emit and TimeoutError on timeout with appropriate due as
+//   Date" (and its second case; an absolute `Date` too).
+
+private extension Signal {
+    /// RxJS's `timeout({ each: interval, with: () => other })`: on timeout, continues with `other`.
+    func timeout(_ m: MarbleTest, _ interval: Duration, switchingTo other: Signal<T>) -> Signal<T> {
+        timeout(interval: interval, context: m.context).catchError { error in
+            if let e = error as? SignalOperatorError, e == .timeout { return other }
+            return Signal<T>.failing(error, delivery: m.variant)
+        }
+    }
+}
+
+@Suite("timeout — rxjs spec/operators/timeout-spec.ts")
+struct TimeoutConformanceTests {
+    static let variants = DeliveryVariant.allCases
+    static let releasedAtEnd = "difference: the source is released when an end reaches the subscriber, not when timeout ends it (docs/operators.md, Conformance: a graph is torn down from its output)"
+    static let timeoutError = SignalOperatorError.timeout
+
+    @Test("should timeout after a specified timeout period", arguments: variants) func shouldTimeoutAfterASpecifiedTimeoutPeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -------a--b--|")
+            let t = m.time("  -----|        ")
+            let e1subs = "    ^----!        "
+            let expected = "  -----#        "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not timeout if source emits within timeout period", arguments: variants) func shouldNotTimeoutIfSourceEmitsWithinTimeoutPeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--|")
+            let t = m.time("  -----|            ")
+            let e1subs = "    ^----------------!"
+            let expected = "  --a--b--c--d--e--|"
+            m.expectSignal(e1.signal.timeout(interval: t, context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow unsubscribing explicitly and early", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarly(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c---d--e--|")
+            let t = m.time("  -----|             ")
+            let unsub = "     ----------!        "
+            let e1subs = "    ^---------!        "
+            let expected = "  --a--b--c--        "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c---d--e--|")
+            let t = m.time("  -----|             ")
+            let e1subs = "    ^---------!        "
+            let expected = "  --a--b--c--        "
+            let unsub = "     ----------!        "
+            let result = e1.signal.flatMap { Signal.just($0, delivery: variant) }
+                .timeout(interval: t, context: m.context)
+                .flatMap { Signal.just($0, delivery: variant) }
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout after a specified timeout period between emit with default error while source emits", arguments: variants) func shouldTimeoutAfterASpecifiedTimeoutPeriodBetweenEmitWithDefaultErrorWhileSourceEmits(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c------d---e---|")
+            let t = m.time("             -----|")
+            let e1subs = "    ^---------------!          "
+            let expected = "  ---a---b---c----#          "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout after a specified timeout period (second case, without meta)", arguments: variants) func shouldTimeoutAfterASpecifiedTimeoutPeriodSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -------a--b--|")
+            let t = m.time("  -----|        ")
+            let e1subs = "    ^----!        "
+            let expected = "  -----#        "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not timeout if source emits within timeout period (second case, without meta)", arguments: variants) func shouldNotTimeoutIfSourceEmitsWithinTimeoutPeriodSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--|")
+            let t = m.time("  -----|            ")
+            let e1subs = "    ^----------------!"
+            let expected = "  --a--b--c--d--e--|"
+            m.expectSignal(e1.signal.timeout(interval: t, context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow unsubscribing explicitly and early (second case, without meta)", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarlySecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c---d--e--|")
+            let t = m.time("  -----|             ")
+            let unsub = "     ----------!        "
+            let e1subs = "    ^---------!        "
+            let expected = "  --a--b--c--        "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not break unsubscription chains when result is unsubscribed explicitly (second case, without meta)", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitlySecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c---d--e--|")
+            let t = m.time("  -----|             ")
+            let e1subs = "    ^---------!        "
+            let expected = "  --a--b--c--        "
+            let unsub = "     ----------!        "
+            let result = e1.signal.flatMap { Signal.just($0, delivery: variant) }
+                .timeout(interval: t, context: m.context)
+                .flatMap { Signal.just($0, delivery: variant) }
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout after a specified timeout period between emit with default error while source emits (second case, without meta)", arguments: variants) func shouldTimeoutAfterASpecifiedTimeoutPeriodBetweenEmitWithDefaultErrorWhileSourceEmitsSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c------d---e---|")
+            let t = m.time("             -----|")
+            let e1subs = "    ^---------------!          "
+            let expected = "  ---a---b---c----#          "
+            let result = e1.signal.timeout(interval: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout after a specified period then subscribe to the passed observable", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.cold("  -------a--b--|")
+                let sourceSubs = "     ^----!        "
+                let t = m.time("       -----|")
+                let inner = m.cold("        x-y-z-|  ")
+                let innerSubs = "      -----^-----!  "
+                let expected = "       -----x-y-z-|  "
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should timeout after a specified period between emit then subscribe to the passed observable when source emits", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenSubscribeToThePassedObservableWhenSourceEmits(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  ---a---b------c---|")
+                let t = m.time("             ----|       ")
+                let sourceSubs = "    ^----------!       "
+                let inner = m.cold("             -x-y-|  ")
+                let innerSubs = "     -----------^----!  "
+                let expected = "      ---a---b----x-y-|  "
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should allow unsubscribing explicitly and early (third case, with a fallback)", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarlyThirdCase(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  ---a---b-----c----|")
+                let t = m.time("             ----|       ")
+                let sourceSubs = "    ^----------!       "
+                let inner = m.cold("             -x---y| ")
+                let innerSubs = "     -----------^--!    "
+                let expected = "      ---a---b----x--    "
+                let unsub = "         --------------!    "
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result, unsubscription: unsub).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should not break unsubscription chain when unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainWhenUnsubscribedExplicitly(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  ---a---b-----c----|")
+                let t = m.time("      ----|              ")
+                let sourceSubs = "    ^----------!       "
+                let inner = m.cold("             -x---y| ")
+                let innerSubs = "     -----------^--!    "
+                let expected = "      ---a---b----x--    "
+                let unsub = "         --------------!    "
+                let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
+                    .timeout(m, t, switchingTo: inner.signal)
+                    .flatMap { Signal.just($0, delivery: variant) }
+                m.expectSignal(result, unsubscription: unsub).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should not subscribe to withObservable after explicit unsubscription", arguments: variants) func shouldNotSubscribeToWithObservableAfterExplicitUnsubscription(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("---a------b------")
+            let t = m.time("     -----|           ")
+            let sourceSubs = "   ^----!           "
+            let inner = m.cold("      i---j---|   ")
+            let expected = "     ---a--           "
+            let unsub = "        -----!           "
+            let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
+                .timeout(m, t, switchingTo: inner.signal)
+                .flatMap { Signal.just($0, delivery: variant) }
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    @Test("should timeout after a specified period then subscribe to the passed observable when source is empty", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceIsEmpty(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  -------------|      ")
+                let t = m.time("      ----------|         ")
+                let sourceSubs = "    ^---------!         "
+                let inner = m.cold("            ----x----|")
+                let innerSubs = "     ----------^--------!"
+                let expected = "      --------------x----|"
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should timeout after a specified period between emit then never completes if other source does not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceDoesNotComplete(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  --a--b--------c--d--|")
+                let t = m.time("           ----|           ")
+                let sourceSubs = "    ^--------!           "
+                let inner = m.cold("           ------------")
+                let innerSubs = "  ---------^-----------!"
+                let expected = "      --a--b---------------"
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result, unsubscription: "^--------------------!").toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should timeout after a specified period then subscribe to the passed observable when source raises error after timeout", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceRaisesErrorAfterTimeout(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  -------------#      ")
+                let t = m.time("      ----------|         ")
+                let sourceSubs = "    ^---------!         "
+                let inner = m.cold("            ----x----|")
+                let innerSubs = "     ----------^--------!"
+                let expected = "      --------------x----|"
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should timeout after a specified period between emit then never completes if other source emits but not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceEmitsButNotComplete(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.hot("  -------------|      ")
+                let t = m.time("      -----------|        ")
+                let sourceSubs = "    ^----------!        "
+                let inner = m.cold("             ----x----")
+                let innerSubs = "  -----------^--------!"
+                let expected = "      ---------------x----"
+                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+                m.expectSignal(result, unsubscription: "^-------------------!").toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should not timeout if source completes within timeout period", arguments: variants) func shouldNotTimeoutIfSourceCompletesWithinTimeoutPeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("  -----|        ")
+            let t = m.time("      ----------|   ")
+            let sourceSubs = "    ^----!        "
+            let inner = m.cold("            ----x----")
+            let expected = "      -----|        "
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    @Test("should not timeout if source raises error within timeout period", arguments: variants) func shouldNotTimeoutIfSourceRaisesErrorWithinTimeoutPeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("-----#              ")
+            let t = m.time("    ----------|         ")
+            let sourceSubs = "  ^----!              "
+            let inner = m.cold("       ----x----|")
+            let expected = "    -----#              "
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    @Test("should not timeout if source emits within timeout period (third case, with a fallback)", arguments: variants) func shouldNotTimeoutIfSourceEmitsWithinTimeoutPeriodThirdCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("   --a--b--c--d--e--|")
+            let t = m.time("       -----|            ")
+            let sourceSubs = "     ^----------------!"
+            let inner = m.cold("        ----x----|   ")
+            let expected = "       --a--b--c--d--e--|"
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+}
