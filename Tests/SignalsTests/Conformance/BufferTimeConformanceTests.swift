@@ -19,42 +19,37 @@ import Testing
 struct BufferTimeConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let errorFlush = "defect: buffer(interval:timeshift:) emits its open arrays before an error; buffer(timeSpan:count:) drops them, as RxJS does"
-    static let noEmptyLast = "difference: at completion an empty array is not emitted, only collected values (doc comment of buffer(timeSpan:count:context:)); RxJS emits the open buffer even when empty"
 
     @Test("should emit buffers at intervals", arguments: variants) func shouldEmitBuffersAtIntervals(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.noEmptyLast)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ")
-                let subs = "      ^--------------------------------!   "
-                let t = m.time("  ----------|                          ")
-                let expected = "  ----------w---------x---------y--(z|)"
-                let values: [Character: [String]] = [
-                    "w": ["a", "b"],
-                    "x": ["c", "d", "e"],
-                    "y": ["f", "g"],
-                    "z": [],
-                ]
-                let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ")
+            let subs = "      ^--------------------------------!   "
+            let t = m.time("  ----------|                          ")
+            let expected = "  ----------w---------x---------y--(z|)"
+            let values: [Character: [String]] = [
+                "w": ["a", "b"],
+                "x": ["c", "d", "e"],
+                "y": ["f", "g"],
+                "z": [],
+            ]
+            let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
         }
     }
 
     @Test("should emit buffers at intervals test 2", arguments: variants) func shouldEmitBuffersAtIntervalsTest2(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.noEmptyLast)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("  ---------a---------b---------c---------d---------e---------g--------|   ")
-                let t = m.time("  --------------------------------|                                       ")
-                let expected = "  --------------------------------x-------------------------------y---(z|)"
-                let values: [Character: [String]] = [
-                    "x": ["a", "b", "c"],
-                    "y": ["d", "e", "g"],
-                    "z": [],
-                ]
-                let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---------a---------b---------c---------d---------e---------g--------|   ")
+            let t = m.time("  --------------------------------|                                       ")
+            let expected = "  --------------------------------x-------------------------------y---(z|)"
+            let values: [Character: [String]] = [
+                "x": ["a", "b", "c"],
+                "y": ["d", "e", "g"],
+                "z": [],
+            ]
+            let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
         }
     }
 
@@ -80,23 +75,21 @@ struct BufferTimeConformanceTests {
     }
 
     @Test("should emit buffers at intervals or when the buffer is full test 2", arguments: variants) func shouldEmitBuffersAtIntervalsOrWhenTheBufferIsFullTest2(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.noEmptyLast)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ")
-                let subs = "      ^--------------------------------!   "
-                let t = m.time("  ----------|                          ")
-                //                          ---------|---------|---------|
-                let expected = "  ----------w--------x---------y---(z|)"
-                let values: [Character: [String]] = [
-                    "w": ["a", "b"],
-                    "x": ["c", "d", "e"],
-                    "y": ["f", "g"],
-                    "z": [],
-                ]
-                let result = e1.signal.buffer(timeSpan: t, count: 3, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c---d---e---f---g-----|   ")
+            let subs = "      ^--------------------------------!   "
+            let t = m.time("  ----------|                          ")
+            //                          ---------|---------|---------|
+            let expected = "  ----------w--------x---------y---(z|)"
+            let values: [Character: [String]] = [
+                "w": ["a", "b"],
+                "x": ["c", "d", "e"],
+                "y": ["f", "g"],
+                "z": [],
+            ]
+            let result = e1.signal.buffer(timeSpan: t, count: 3, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
         }
     }
 
@@ -220,17 +213,15 @@ struct BufferTimeConformanceTests {
     }
 
     @Test("should handle empty", arguments: variants) func shouldHandleEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.noEmptyLast)) {
-            marbleTest(variant) { m in
-                let e1 = m.cold(" |")
-                let e1subs = "    (^!)"
-                let expected = "  (b|)"
-                let values: [Character: [String]] = ["b": []]
-                let t = m.time("----------|")
-                let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.cold(" |")
+            let e1subs = "    (^!)"
+            let expected = "  (b|)"
+            let values: [Character: [String]] = ["b": []]
+            let t = m.time("----------|")
+            let result = e1.signal.buffer(timeSpan: t, count: .max, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
 
