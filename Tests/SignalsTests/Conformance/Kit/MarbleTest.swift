@@ -499,10 +499,12 @@ final class SubscriptionExpectation: MarbleCheck {
         toBe(marbles, sourceLocation: sourceLocation)
     }
 
-    /// The subscriptions the log should hold, one diagram each, in the order they began.
+    /// The subscriptions the log should hold, one diagram each, in the order they began. A
+    /// diagram without `^` stands for no subscription and is left out, as in RxJS's rxTest
+    /// (specs use one to mark where a source is not subscribed again).
     func toBe(_ marbles: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         var parsed: [MarbleSubscription] = []
-        for m in marbles {
+        for m in marbles where m.contains("^") {
             do { parsed.append(try MarbleParser.parseSubscription(m)) } catch {
                 Issue.record("\(error)", sourceLocation: sourceLocation)
             }
