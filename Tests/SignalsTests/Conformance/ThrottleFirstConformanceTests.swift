@@ -4,9 +4,9 @@ import Testing
 // RxJS spec/operators/throttleTime-spec.ts, ported: `throttleTime(t)` (leading only, RxJS's
 // default) is `throttleFirst(interval: t, context: m.context)`.
 //
-// Not written (needs a form Signals lacks): RxJS's `{ leading, trailing }` config, a throttle
-// whose window restarts at each trailing emission — `throttle(interval:latest:context:)`.
-// `throttleLast` (auditTime) opens its next window only at the next value, so it is not that form.
+// The `{ leading, trailing }` config cases are not `throttleFirst`'s: the leading-and-trailing
+// ones are ported on `throttle(interval:latest:context:)` in ThrottleConformanceTests.swift,
+// which also lists the `{ leading: false }` ones (a form Signals lacks):
 // - "should immediately emit the first and last values in each time window" ({ trailing: true })
 // - "should emit the value if only a single one is given" ({ trailing: true })
 // - "should immediately emit the last value in each time window" ({ leading: false, trailing: true })
