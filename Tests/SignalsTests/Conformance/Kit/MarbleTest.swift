@@ -212,6 +212,12 @@ final class MarbleTest: @unchecked Sendable {
         return expectation
     }
 
+    /// Adds an expectation checked once the clock has stopped (the higher-order ones live in
+    /// their own files).
+    func addCheck(_ check: any MarbleCheck) {
+        checks.append(check)
+    }
+
     // MARK: Running
 
     func flush(maxFrames: Int) {

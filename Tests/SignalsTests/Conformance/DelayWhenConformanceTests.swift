@@ -1,0 +1,201 @@
+import Signals
+import Testing
+
+// RxJS spec/operators/delayWhen-spec.ts (packages/rxjs/test/ported/cold/operators/delay-when.spec.ts), ported.
+//
+// `delayWhen(durationSelector)` is `delay(offset:)` (CwlSignal's `delay` with a signal);
+// RxJS's `let idx = 0; … selector[idx++]` is `SelectorIndex`.
+//
+// Not ported (JavaScript only):
+// - "should call predicate with indices starting at 0": the selector's `index` argument.
+// Not written (a form Signals lacks):
+// - "should raise error if selector throws": `delay(offset:)` has no overload on `throws`.
+// - "should start subscription when subscription delay emits", "should start subscription
+//   when subscription delay completes without emit value", "should raise error when
+//   subscription delay raises error": `delay(offset:)` has no subscription-delay signal
+//   (`Signal.timer(…).flatMap { … }` or `skipUntil` delay a subscription's effect, not the
+//   subscription).
+
+@Suite("delay(offset:) — rxjs spec/operators/delayWhen-spec.ts")
+struct DelayWhenConformanceTests {
+    static let variants = DeliveryVariant.allCases
+    static let anyEnd: Comment = "difference: delay(offset:) releases a value when its signal sends a value or ends, whatever the end (its doc comment, CwlSignal's rule); RxJS releases it only on a value, drops it when the duration completes empty and fails when the duration fails"
+
+    @Test("should delay by duration selector", arguments: variants) func shouldDelayByDurationSelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c--|      ")
+            let expected = "-----a------c----(b|)"
+            let subs = "    ^-------------!      "
+            let selector = [
+                m.cold("             --x--|            "),
+                m.cold("                 ----------(x|)"),
+                m.cold("                     -x--|     "),
+            ]
+            let selectorSubs = [
+                "               ---^-!               ",
+                "               -------^---------!   ",
+                "               -----------^!        ",
+            ]
+            let idx = SelectorIndex()
+            let result = e1.signal.delay { _ in selector[idx.next()].signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector[0].subscriptions).toBe(selectorSubs[0])
+            m.expectSubscriptions(selector[1].subscriptions).toBe(selectorSubs[1])
+            m.expectSubscriptions(selector[2].subscriptions).toBe(selectorSubs[2])
+        }
+    }
+
+    @Test("should delay by selector", arguments: variants) func shouldDelayBySelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("     --a--b--| ")
+            let expected = "   ---a--b-| "
+            let subs = "       ^-------! "
+            let selector = m.cold("-x--|   ")
+            //                        -x--|
+            let selectorSubs = [
+                "                  --^!      ",
+                "                  -----^!   ",
+            ]
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should raise error if source raises error", arguments: variants) func shouldRaiseErrorIfSourceRaisesError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("      --a--# ")
+            let expected = "    ---a-# "
+            let subs = "        ^----! "
+            let selector = m.cold(" -x--|")
+            let selectorSubs = "--^!   "
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should raise error if selector raises error", arguments: variants) func shouldRaiseErrorIfSelectorRaisesError(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.anyEnd) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("      --a--b--|")
+                let expected = "    ---#     "
+                let subs = "        ^--!     "
+                let selector = m.cold(" -#     ")
+                let selectorSubs = "--^!     "
+                let result = e1.signal.delay { _ in selector.signal }
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(subs)
+                m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+            }
+        }
+    }
+
+    @Test("should delay by selector and completes after value emits", arguments: variants) func shouldDelayBySelectorAndCompletesAfterValueEmits(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("     --a--b--|       ")
+            let expected = "   ---------a--(b|)"
+            let subs = "       ^-------!       "
+            let selector = m.cold("-------x--|   ")
+            //                        -------x--|
+            let selectorSubs = [
+                "                  --^------!      ",
+                "                  -----^------!   ",
+            ]
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should delay, but not emit if the selector never emits a notification", arguments: variants) func shouldDelayButNotEmitIfTheSelectorNeverEmitsANotification(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.anyEnd) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("     --a--b--|   ")
+                let expected = "   -----------|"
+                let subs = "       ^-------!   "
+                let selector = m.cold("------|   ")
+                //                        ------|
+                let selectorSubs = [
+                    "                  --^-----!   ",
+                    "                  -----^-----!",
+                ]
+                let result = e1.signal.delay { _ in selector.signal }
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(subs)
+                m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+            }
+        }
+    }
+
+    @Test("should not emit for async source and sync empty selector", arguments: variants) func shouldNotEmitForAsyncSourceAndSyncEmptySelector(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.anyEnd) {
+            marbleTest(variant) { m in
+                let e1 = m.hot("  a--|")
+                let expected = "---|"
+                let subs = "    ^--!"
+                let result = e1.signal.delay { _ in Signal<String>.empty(delivery: variant) }
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            }
+        }
+    }
+
+    @Test("should not emit if selector never emits", arguments: variants) func shouldNotEmitIfSelectorNeverEmits(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("     --a--b--|")
+            let expected = "   -        "
+            let subs = "       ^-------!"
+            let selector = m.cold("-      ")
+            //                        -
+            let selectorSubs = [
+                "--^------!",
+                "-----^---!",
+            ]
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result, unsubscription: "^--------!").toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should delay by first value from selector", arguments: variants) func shouldDelayByFirstValueFromSelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("     --a--b--|       ")
+            let expected = "   ------a--(b|)   "
+            let subs = "       ^-------!       "
+            let selector = m.cold("----x--y--|   ")
+            //                        ----x--y--|
+            let selectorSubs = [
+                "                  --^---!         ",
+                "                  -----^---!      ",
+            ]
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should delay by selector that does not completes", arguments: variants) func shouldDelayBySelectorThatDoesNotCompletes(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("     --a--b--|          ")
+            let expected = "   ------a--(b|)      "
+            let subs = "       ^-------!          "
+            let selector = m.cold("----x-----y---   ")
+            //                        ----x-----y---
+            let selectorSubs = [
+                "                  --^---!            ",
+                "                  -----^---!         ",
+            ]
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+}
