@@ -62,7 +62,12 @@ extension Signal {
     }
 
     /// Emits a value, then drops values until `interval` has passed since it (`throttleFirst`,
-    /// `throttle(latest: false)`).
+    /// `throttle(latest: false)`, RxJS `throttleTime`).
+    ///
+    /// The window includes its last instant: a value arriving exactly `interval` after the
+    /// last one let through is still dropped, as RxJS's `throttleTime` drops it (its window
+    /// closes only after that frame), so values every `interval / 5` through a window of
+    /// `5 × interval / 5` pass every sixth value, never every fifth.
     ///
     /// State: the time of the last value let through, per activation (read from
     /// `context.now()`; no timer is needed).
@@ -80,8 +85,10 @@ extension Signal {
             case .success(let v):
                 let now = context.now()
                 // An interval of `Exec.neverDelay` or more never elapses, however far the
-                // clock moves (a virtual one may move centuries).
-                if let l = last, interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) < interval { return }
+                // clock moves (a virtual one may move centuries). The window's last instant
+                // still belongs to it (`<=`); an interval of zero or less drops nothing.
+                if let l = last, interval > .zero,
+                   interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) <= interval { return }
                 last = now
                 next.send(value: v)
             case .failure(let e):
