@@ -139,6 +139,35 @@ extension Signal {
         }
     }
 
+    /// Holds each value until `deadline`, a reading of `context`'s clock (RxJS `delay(date)`):
+    /// values arriving before it leave together when it comes (in arrival order on a context
+    /// that runs work due at the same time in the order it was scheduled, as a serial queue
+    /// or `VirtualTimeContext` does; each value has its own timer); values arriving after it
+    /// pass at once (asynchronously, on `context`). The completion waits for the
+    /// values still waiting and follows the last of them (RxJS: it completes once nothing
+    /// waits); errors and cancellation pass at once and drop them.
+    ///
+    /// At the limits: a `deadline` at or before `context.now()` delays nothing; one of
+    /// `Exec.neverDelay` or more after it never comes (values wait until the result ends, and
+    /// a completion after a value never arrives; an error or cancellation still passes).
+    ///
+    /// State: the waiting values with their timers, per activation; deactivation cancels the
+    /// timers and drops the values, and the next activation reads the clock afresh against
+    /// the same `deadline`. The stage runs serialized with its timers; values may be sent from
+    /// any thread.
+    ///
+    /// - Parameters:
+    ///   - deadline: when the values may leave, on `context`'s clock (`context.now()` plus a
+    ///     duration).
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the delayed values.
+    public func delay(until deadline: Duration, context: Exec = .global) -> Signal<T> {
+        delayEach(initialState: ()) { _, _, id, channel in
+            channel.schedule(after: Duration.saturatingDifference(deadline, context.now()), on: context, id)
+        }
+    }
+
     /// Emits each value, and the completion, `interval` later (`delay`). Errors and
     /// cancellation are passed on at once, dropping values still waiting.
     ///
