@@ -211,16 +211,69 @@ extension Signal {
     ///     delivery that reaches it).
     /// - Returns: the signal of the verdict.
     public func sequenceEqual(_ other: Signal<T>, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
-        typealias S = (ahead: [T], aheadIsFirst: Bool, head: Int, done: InputSet)
-        return combine(other, initialState: S([], true, 0, InputSet()), context: context) {
+        sequenceEqualCore(other, context: context) { $0 == $1 }
+    }
+
+    /// `sequenceEqual(_:context:)` comparing pairs with `areEquivalent` instead of `==` (RxJS
+    /// `sequenceEqual(compareTo, comparator)`): emits `false` as soon as a pair is not
+    /// equivalent or one signal has more values, `true` when both have completed with every
+    /// pair equivalent. An error or cancellation of either ends the result with it.
+    ///
+    /// `areEquivalent` is called once per pair, in order, with this signal's value first and
+    /// `other`'s second; it runs serialized (never concurrently with itself) and outside every
+    /// lock, and may send into this graph's inputs (a re-entrant send is queued and delivered
+    /// after it returns). Both inputs are connected when the result activates (in argument
+    /// order) and released when it ends or deactivates.
+    ///
+    /// State: the values one signal is ahead by and which signals completed, per activation.
+    ///
+    /// - Parameters:
+    ///   - other: the other input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - areEquivalent: true if the two values (this signal's, then `other`'s) count as
+    ///     equal.
+    /// - Returns: the signal of the verdict.
+    public func sequenceEqual(
+        _ other: Signal<T>, context: Exec = .direct, by areEquivalent: @escaping @Sendable (T, T) -> Bool
+    ) -> Signal<Bool> {
+        sequenceEqualCore(other, context: context, areEquivalent)
+    }
+
+    /// `sequenceEqual(_:context:by:)` with a throwing `areEquivalent`: a thrown error ends the
+    /// result with `.other(error)` at once, with no verdict; the closure is not called again in
+    /// this activation, and both inputs are released with the graph.
+    ///
+    /// - Parameters:
+    ///   - other: the other input (its single output is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - areEquivalent: true if the two values (this signal's, then `other`'s) count as
+    ///     equal; throws to end the result.
+    /// - Returns: the signal of the verdict.
+    public func sequenceEqual(
+        _ other: Signal<T>, context: Exec = .direct, by areEquivalent: @escaping @Sendable (T, T) throws -> Bool
+    ) -> Signal<Bool> {
+        sequenceEqualCore(other, context: context, areEquivalent)
+    }
+
+    /// The one stage of every `sequenceEqual`: the values one signal is ahead by wait for the
+    /// other's; each pair is compared as it forms.
+    func sequenceEqualCore(
+        _ other: Signal<T>, context: Exec, _ areEquivalent: @escaping @Sendable (T, T) throws -> Bool
+    ) -> Signal<Bool> {
+        typealias S = (ahead: [T], aheadIsFirst: Bool, head: Int, done: InputSet, ended: Bool)
+        return combine(other, initialState: S([], true, 0, InputSet(), false), context: context) {
             (s: inout S, e: EitherResult2<T, T>, next: SignalNext<Bool>) in
-            func fail() {
-                next.send(value: false)
-                next.complete()
+            if s.ended { return }
+            func finish(_ verdict: Bool?, _ end: SignalEnd = .complete) {
+                s = ([], true, 0, InputSet(), true)
+                if let verdict { next.send(value: verdict) }
+                next.send(end: end)
             }
             func value(_ v: T, fromFirst: Bool) {
                 let index = fromFirst ? 0 : 1
-                if s.done.contains(1 - index) && s.head == s.ahead.count { return fail() }
+                if s.done.contains(1 - index) && s.head == s.ahead.count { return finish(false) }
                 if s.head == s.ahead.count || s.aheadIsFirst == fromFirst {
                     if s.head == s.ahead.count {
                         s.ahead.removeAll(keepingCapacity: true)
@@ -231,19 +284,23 @@ extension Signal {
                 } else {
                     let expected = s.ahead[s.head]
                     s.head += 1
-                    if expected != v { fail() }
+                    do {
+                        let equal = try fromFirst ? areEquivalent(v, expected) : areEquivalent(expected, v)
+                        if !equal { finish(false) }
+                    } catch {
+                        finish(nil, .other(error))
+                    }
                 }
             }
             func ended(_ end: SignalEnd, fromFirst: Bool) {
-                guard case .complete = end else { return next.send(end: end) }
+                guard case .complete = end else { return finish(nil, end) }
                 s.done.insert(fromFirst ? 0 : 1)
                 let unmatched = s.ahead.count - s.head
                 if s.done.isFull(2) {
-                    next.send(value: unmatched == 0)
-                    next.complete()
+                    finish(unmatched == 0)
                 } else if unmatched > 0 && s.aheadIsFirst != fromFirst {
                     // The other signal has values this one will never match.
-                    fail()
+                    finish(false)
                 }
             }
             switch e {

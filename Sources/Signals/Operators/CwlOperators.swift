@@ -110,21 +110,30 @@ extension Signal {
     /// The skeleton of the per-value delays: each value waits for its own trigger, started by
     /// `start` with the value's id and kept (as a lifetime) until it fires. Values leave in
     /// the order their triggers fire. Completion waits for the values still waiting; an error
-    /// or cancellation ends at once and drops them.
+    /// or cancellation ends at once and drops them. A throw from `start` ends the result with
+    /// `.other(error)` at once, drops the waiting values (cancelling their triggers) and
+    /// takes nothing more in that activation.
     func delayEach<S: Sendable>(
         initialState: S,
-        _ start: @escaping @Sendable (inout S, T, Int, StageChannel<Int>) -> any Lifetime
+        _ start: @escaping @Sendable (inout S, T, Int, StageChannel<Int>) throws -> any Lifetime
     ) -> Signal<T> {
-        typealias State = (user: S, waiting: [Int: (value: T, trigger: any Lifetime)], nextID: Int, end: SignalEnd?)
-        return stage(initialState: State(initialState, [:], 0, nil), eventType: Int.self) {
+        typealias State = (user: S, waiting: [Int: (value: T, trigger: any Lifetime)], nextID: Int, end: SignalEnd?, failed: Bool)
+        return stage(initialState: State(initialState, [:], 0, nil, false), eventType: Int.self) {
             (s: inout State, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            if s.failed { return }
             switch e {
             case .activated:
                 break
             case .upstream(.success(let v)):
                 let id = s.nextID
                 s.nextID += 1
-                s.waiting[id] = (v, start(&s.user, v, id, channel))
+                do {
+                    s.waiting[id] = (v, try start(&s.user, v, id, channel))
+                } catch {
+                    s.failed = true
+                    s.waiting = [:]
+                    next.send(end: .other(error))
+                }
             case .upstream(.failure(.complete)):
                 if s.waiting.isEmpty { next.complete() } else { s.end = .complete }
             case .upstream(.failure(let end)):
@@ -184,6 +193,57 @@ extension Signal {
     ) -> Signal<T> {
         hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
             channel.subscribe(offset(&s, v)) { _ in id }
+        }
+    }
+
+    /// `delay(initialState:context:offset:)` (an interval per value) with a throwing
+    /// `offset`: a thrown error ends the result with `.other(error)` at once, the values still
+    /// waiting are dropped (their timers cancelled), and `offset` is not called again in this
+    /// activation. Intervals at their limits are as in the non-throwing form.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the timers run and whose clock is read.
+    ///   - offset: the delay for a value; throws to end the result.
+    /// - Returns: the delayed signal.
+    public func delay<S: Sendable>(
+        initialState: S, context: Exec = .global,
+        offset: @escaping @Sendable (inout S, T) throws -> Duration
+    ) -> Signal<T> {
+        delayEach(initialState: initialState) { s, v, id, channel in
+            channel.schedule(after: try offset(&s, v), on: context, id)
+        }
+    }
+
+    /// `delay(context:offset:)` (a signal per value) with a throwing `offset`: a thrown error
+    /// ends the result with `.other(error)` at once, the values still waiting are dropped
+    /// (their signals released), and `offset` is not called again in this activation.
+    ///
+    /// - Parameters:
+    ///   - context: where `offset` runs.
+    ///   - offset: makes the signal that releases a value; throws to end the result.
+    /// - Returns: the delayed signal.
+    public func delay<U: Sendable>(
+        context: Exec = .direct, offset: @escaping @Sendable (T) throws -> Signal<U>
+    ) -> Signal<T> {
+        delay(initialState: (), context: context) { (_: inout Void, v: T) throws -> Signal<U> in try offset(v) }
+    }
+
+    /// `delay(initialState:context:offset:)` (a signal per value) with a throwing `offset`: a
+    /// thrown error ends the result with `.other(error)` at once, the values still waiting
+    /// are dropped (their signals released), and `offset` is not called again in this
+    /// activation.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where `offset` runs.
+    ///   - offset: makes the signal that releases a value; throws to end the result.
+    /// - Returns: the delayed signal.
+    public func delay<S: Sendable, U: Sendable>(
+        initialState: S, context: Exec = .direct, offset: @escaping @Sendable (inout S, T) throws -> Signal<U>
+    ) -> Signal<T> {
+        hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
+            channel.subscribe(try offset(&s, v)) { _ in id }
         }
     }
 

@@ -91,6 +91,37 @@ extension Signal {
         when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) -> Signal<Void>?,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
+        retrying(when: shouldRetry, attempt)
+    }
+
+    /// `Signal.retry(when:_:)` with throwing closures. A throw from `shouldRetry` ends the
+    /// result with `.other(error)` at once (the thrown error, in place of the attempt's), with
+    /// no retry. A throw from `attempt` counts as an attempt that failed with that error (as
+    /// in the throwing `Signal.retry(count:_:)`, ReactiveX's `retryWhen` over a `defer`), so
+    /// `shouldRetry` decides it like any other. After the end nothing follows, and neither
+    /// closure is called again in that activation.
+    ///
+    /// - Parameters:
+    ///   - shouldRetry: given the error and the retry number, returns a signal whose first
+    ///     value starts the next attempt, or nil to pass the error on; throws to end the
+    ///     result with that error.
+    ///   - attempt: makes the signal of each attempt, or throws to fail that attempt.
+    /// - Returns: the signal of the attempts' values.
+    public static func retry(
+        when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) throws -> Signal<Void>?,
+        _ attempt: @escaping @Sendable () throws -> Signal<T>
+    ) -> Signal<T> {
+        retrying(when: shouldRetry) { () -> Signal<T> in
+            do { return try attempt() } catch { return Signal<T>.failing(error) }
+        }
+    }
+
+    /// Both `Signal.retry(when:_:)` forms: one stage holding the attempt's and the trigger's
+    /// subscriptions.
+    static func retrying(
+        when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) throws -> Signal<Void>?,
+        _ attempt: @escaping @Sendable () -> Signal<T>
+    ) -> Signal<T> {
         typealias S = (attempt: SignalOutput<T>?, trigger: SignalOutput<Void>?, retries: Int, error: (any Error)?)
         return Signal<Never>.never().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
@@ -111,7 +142,13 @@ extension Signal {
                 case .failure(.other(let error)):
                     s.attempt = nil
                     s.retries += 1
-                    guard let trigger = shouldRetry(error, s.retries) else {
+                    let decision: Signal<Void>?
+                    do {
+                        decision = try shouldRetry(error, s.retries)
+                    } catch {
+                        return next.send(end: .other(error))
+                    }
+                    guard let trigger = decision else {
                         return next.send(end: .other(error))
                     }
                     s.error = error

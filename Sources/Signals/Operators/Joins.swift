@@ -13,8 +13,8 @@ struct JoinKind<T: Sendable, R: Sendable, L: Sendable, X: Sendable>: Sendable {
     let open: @Sendable (T, [R], SignalNext<X>) -> L
     /// A right value arrived while `left` is open.
     let meet: @Sendable (L, R, SignalNext<X>) -> Void
-    /// `left`'s window closed (or the result ends).
-    let close: @Sendable (L) -> Void
+    /// `left`'s window closed (`.complete`), or the result ends with this end.
+    let close: @Sendable (L, SignalEnd) -> Void
 }
 
 /// What a join stage receives besides left values.
@@ -86,31 +86,44 @@ extension Signal {
     /// the open left and right values with their duration subscriptions, the next id.
     func joining<R: Sendable, L: Sendable, X: Sendable, DL: Sendable, DR: Sendable>(
         withRight right: Signal<R>,
-        leftEnd: @escaping @Sendable (T) -> Signal<DL>,
-        rightEnd: @escaping @Sendable (R) -> Signal<DR>,
+        leftEnd: @escaping @Sendable (T) throws -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) throws -> Signal<DR>,
         _ kind: JoinKind<T, R, L, X>
     ) -> Signal<X> {
-        return stage(initialState: JoinState<R, L>(), eventType: JoinEvent<R>.self) {
-            (s: inout JoinState<R, L>, e: StageEvent<T, JoinEvent<R>>, channel: StageChannel<JoinEvent<R>>, next: SignalNext<X>) in
+        typealias S = (join: JoinState<R, L>, failed: Bool)
+        return stage(initialState: S(JoinState<R, L>(), false), eventType: JoinEvent<R>.self) {
+            (s: inout S, e: StageEvent<T, JoinEvent<R>>, channel: StageChannel<JoinEvent<R>>, next: SignalNext<X>) in
+            // After a window closure threw, nothing more is taken in this activation.
+            if s.failed { return }
+            func fail(_ error: any Error) {
+                s.failed = true
+                for left in s.join.end() { kind.close(left.value, .other(error)) }
+                next.send(end: .other(error))
+            }
             switch e {
             case .activated:
-                s.right = channel.subscribe(right) { .right($0) }
+                s.join.right = channel.subscribe(right) { .right($0) }
             case .upstream(.success(let v)):
-                let id = s.takeID()
-                let left = kind.open(v, s.rights.map(\.value), next)
-                s.openLeft(id, left, window: channel.subscribe(leftEnd(v)) { _ in .leftClosed(id) })
+                // The window is made first, so a throw emits nothing for this value.
+                let window: Signal<DL>
+                do { window = try leftEnd(v) } catch { return fail(error) }
+                let id = s.join.takeID()
+                let left = kind.open(v, s.join.rights.map(\.value), next)
+                s.join.openLeft(id, left, window: channel.subscribe(window) { _ in .leftClosed(id) })
             case .event(.right(.success(let r))):
-                let id = s.takeID()
-                for l in s.lefts { kind.meet(l.value, r, next) }
-                s.openRight(id, r, window: channel.subscribe(rightEnd(r)) { _ in .rightClosed(id) })
+                let window: Signal<DR>
+                do { window = try rightEnd(r) } catch { return fail(error) }
+                let id = s.join.takeID()
+                for l in s.join.lefts { kind.meet(l.value, r, next) }
+                s.join.openRight(id, r, window: channel.subscribe(window) { _ in .rightClosed(id) })
             case .event(.leftClosed(let id)):
-                if let left = s.closeLeft(id) { kind.close(left.value) }
+                if let left = s.join.closeLeft(id) { kind.close(left.value, .complete) }
             case .event(.rightClosed(let id)):
-                s.closeRight(id)
+                s.join.closeRight(id)
             case .upstream(.failure(let end)), .event(.right(.failure(let end))):
                 // As in CwlSignal, the end of either side completes the result; but misuse
                 // (a duplicate or looping signal) is reported, as everywhere in Signals.
-                for left in s.end() { kind.close(left.value) }
+                for left in s.join.end() { kind.close(left.value, .complete) }
                 next.send(end: end.otherError is SignalBindError ? end : .complete)
             }
         }
@@ -142,8 +155,39 @@ extension Signal {
                 return v
             },
             meet: { l, r, next in next.send(value: (l, r)) },
-            close: { _ in }
+            close: { _, _ in }
         )).map(context: context, processor)
+    }
+
+    /// `join(withRight:leftEnd:rightEnd:context:_:)` with throwing closures. A throw from
+    /// `leftEnd` or `rightEnd` ends the result with `.other(error)` at once: the value it was
+    /// called for is not paired, every open window is released with the right signal, and
+    /// neither closure is called again in this activation. A throw from `processor` ends the
+    /// result the same way (in a throwing `map` right behind the join, which then lets the
+    /// graph go). Non-throwing closures pick the non-throwing form.
+    ///
+    /// - Parameters:
+    ///   - right: the other signal.
+    ///   - leftEnd: makes the window of a value of this signal; throws to end the result.
+    ///   - rightEnd: makes the window of a value of `right`; throws to end the result.
+    ///   - context: where `processor` runs.
+    ///   - processor: makes the result from a pair; throws to end the result.
+    /// - Returns: the signal of results.
+    public func join<R: Sendable, DL: Sendable, DR: Sendable, X: Sendable>(
+        withRight right: Signal<R>,
+        leftEnd: @escaping @Sendable (T) throws -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) throws -> Signal<DR>,
+        context: Exec = .direct,
+        _ processor: @escaping @Sendable ((T, R)) throws -> X
+    ) -> Signal<X> {
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>(
+            open: { v, rights, next in
+                for r in rights { next.send(value: (v, r)) }
+                return v
+            },
+            meet: { l, r, next in next.send(value: (l, r)) },
+            close: { _, _ in }
+        )).map(context: context) { (pair: (T, R)) throws -> X in try processor(pair) }
     }
 
     /// Gives each value, as it arrives, a signal of the values of `right` whose windows
@@ -174,7 +218,42 @@ extension Signal {
                 return input
             },
             meet: { input, r, _ in input.send(value: r) },
-            close: { input in input.complete() }
+            close: { input, _ in input.complete() }
         )).map(context: context, processor)
+    }
+
+    /// `groupJoin(withRight:leftEnd:rightEnd:context:_:)` with throwing closures. A throw from
+    /// `leftEnd` or `rightEnd` ends the result with `.other(error)` at once, and every open
+    /// group ends with that same error (as `groupBy`'s groups do); the value it was called for
+    /// gets no group, and neither closure is called again in this activation. A throw from
+    /// `processor` ends the result the same way (in a throwing `map` behind the join); the
+    /// groups then end when the graph lets them go. Non-throwing closures pick the
+    /// non-throwing form.
+    ///
+    /// - Parameters:
+    ///   - right: the other signal.
+    ///   - leftEnd: makes the window of a value of this signal; throws to end the result.
+    ///   - rightEnd: makes the window of a value of `right`; throws to end the result.
+    ///   - context: where `processor` runs.
+    ///   - processor: makes the result from a value and its group of right values; throws to
+    ///     end the result.
+    /// - Returns: the signal of results.
+    public func groupJoin<R: Sendable, DL: Sendable, DR: Sendable, X: Sendable>(
+        withRight right: Signal<R>,
+        leftEnd: @escaping @Sendable (T) throws -> Signal<DL>,
+        rightEnd: @escaping @Sendable (R) throws -> Signal<DR>,
+        context: Exec = .direct,
+        _ processor: @escaping @Sendable ((T, Signal<R>)) throws -> X
+    ) -> Signal<X> {
+        let delivery = self.delivery
+        return joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>(
+            open: { v, rights, next in
+                let (input, group) = Signal<R>.create(delivery: delivery)
+                next.send(value: (v, group.cacheUntilActive(precached: rights)))
+                return input
+            },
+            meet: { input, r, _ in input.send(value: r) },
+            close: { input, end in input.send(end: end) }
+        )).map(context: context) { (pair: (T, Signal<R>)) throws -> X in try processor(pair) }
     }
 }

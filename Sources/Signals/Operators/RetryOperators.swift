@@ -13,14 +13,15 @@ final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
     let junction: SignalJunction<T>
     let initialState: S
     let context: Exec
-    let shouldRetry: @Sendable (inout S, SignalEnd) -> Duration?
+    /// Decides each end; a throw ends the result with `.other(error)` (the throwing form).
+    let shouldRetry: @Sendable (inout S, SignalEnd) throws -> Duration?
     /// The state of the current activation, the waiting re-bind, and the result's input
     /// (kept here until the next activation change: while bound, the junction holds it too,
     /// but between an end and a retry nothing else would, and a released input ends the
     /// result for good).
     let pending: Mutex<(state: S, timer: (any Lifetime)?, generation: Int, input: SignalInput<T>?, round: Int)>
 
-    init(source: Signal<T>, initialState: S, context: Exec, shouldRetry: @escaping @Sendable (inout S, SignalEnd) -> Duration?) {
+    init(source: Signal<T>, initialState: S, context: Exec, shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?) {
         junction = source.junction()
         self.initialState = initialState
         self.context = context
@@ -53,7 +54,16 @@ final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
         // counted (it saw the old state and allowed one attempt too many).
         let (initial, generation) = pending.withLock { ($0.state, $0.generation) }
         var state = initial
-        guard let delay = shouldRetry(&state, end) else {
+        let decision: Duration?
+        do {
+            decision = try shouldRetry(&state, end)
+        } catch {
+            // The thrown error replaces the end; the junction is already unbound (this is its
+            // end handler), so nothing of the source follows it.
+            input.send(end: .other(error))
+            return
+        }
+        guard let delay = decision else {
             input.send(end: end)
             return
         }
@@ -133,6 +143,34 @@ extension Signal {
     public func retry<S: Sendable>(
         _ initialState: S, context: Exec = .global,
         shouldRetry: @escaping @Sendable (inout S, SignalEnd) -> Duration?
+    ) -> Signal<T> {
+        retrying(initialState, context: context, shouldRetry)
+    }
+
+    /// `retry(_:context:shouldRetry:)` with a throwing `shouldRetry`: a thrown error ends the
+    /// result with `.other(error)` at once (in place of the end being decided), with no retry;
+    /// `shouldRetry` is not called again in this activation. Everything else is as in the
+    /// non-throwing form: the state starts afresh on each activation, the closure runs outside
+    /// every lock, once per end, never concurrently with itself, and deactivation unbinds the
+    /// source and cancels a waiting retry.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the wait is timed.
+    ///   - shouldRetry: the wait before retrying after an end, or nil to end; throws to end
+    ///     the result with that error.
+    /// - Returns: the retrying signal.
+    public func retry<S: Sendable>(
+        _ initialState: S, context: Exec = .global,
+        shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?
+    ) -> Signal<T> {
+        retrying(initialState, context: context, shouldRetry)
+    }
+
+    /// Both `retry(_:context:shouldRetry:)` forms: a `generate` result whose activation binds
+    /// the source through the retry loop.
+    func retrying<S: Sendable>(
+        _ initialState: S, context: Exec, _ shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?
     ) -> Signal<T> {
         let retrier = Retrier(source: self, initialState: initialState, context: context, shouldRetry: shouldRetry)
         return Signal<T>.generate(delivery: delivery) { input in retrier.activationChanged(input) }

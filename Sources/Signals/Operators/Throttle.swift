@@ -11,7 +11,10 @@ extension Signal {
     /// trailing: latest })`). With `latest` false it is `throttleFirst(interval:context:)`.
     ///
     /// A window starts with each value emitted, whether at once or at a window's end; a value
-    /// arriving with no window open is emitted at once.
+    /// arriving with no window open is emitted at once. A value arriving exactly `interval`
+    /// after the window opened belongs to that window, as in RxJS: without `latest` it is
+    /// dropped; with `latest` it is emitted at that instant either way (as the window's
+    /// latest value, or at once if the window's timer ran first) and opens the next window.
     ///
     /// Ends as RxJS does: a completion while a value waits for its window's end (`latest`
     /// true) is held until that end, which emits the value, then completes; otherwise it
@@ -32,6 +35,10 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func throttle(interval: Duration, latest: Bool, context: Exec = .global) -> Signal<T> {
+        // Without `latest` it is `throttleFirst`, whose window includes its last instant on
+        // the clock: a value exactly `interval` after the last one is dropped however it is
+        // ordered against this stage's timer at that instant.
+        if !latest { return throttleFirst(interval: interval, context: context) }
         if interval <= .zero { return transform { (r: Result<T, SignalEnd>, next: SignalNext<T>) in next.send(result: r) } }
         let never = interval >= Exec.neverDelay
         typealias S = (waiting: T?, window: (any Lifetime)?, generation: Int, completed: Bool)

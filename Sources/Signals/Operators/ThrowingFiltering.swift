@@ -134,4 +134,46 @@ extension Signal {
             return false
         }
     }
+
+    /// `takeWhile(inclusive:context:_:)` with a throwing `predicate`: passes values while it
+    /// returns true; at the first for which it returns false, sends that value too when
+    /// `inclusive` is true, then completes. A thrown error ends the result with
+    /// `.other(error)` at once, without that value, and `predicate` is not called again in this
+    /// activation.
+    ///
+    /// - Parameters:
+    ///   - inclusive: whether the value that fails `predicate` is sent before the completion.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against; throws to end the result.
+    /// - Returns: the signal of the values taken.
+    @inlinable
+    public func takeWhile(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws -> Bool) -> Signal<T> {
+        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) in
+            guard try predicate(v) else {
+                if inclusive { next.send(value: v) }
+                next.complete()
+                return true
+            }
+            next.send(value: v)
+            return false
+        }
+    }
+
+    /// `takeUntil(inclusive:context:_:)` with a throwing `predicate`: passes values until one
+    /// makes it true, sends that one too when `inclusive` is true, then completes. A thrown
+    /// error ends the result with `.other(error)` at once, without that value, and `predicate`
+    /// is not called again in this activation.
+    ///
+    /// - Parameters:
+    ///   - inclusive: whether the value that makes `predicate` true is sent before the
+    ///     completion.
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: true for the value that ends the result; throws to end the result.
+    /// - Returns: the signal of the values taken.
+    @inlinable
+    public func takeUntil(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws -> Bool) -> Signal<T> {
+        takeWhile(inclusive: inclusive, context: context) { (v: T) throws -> Bool in try !predicate(v) }
+    }
 }

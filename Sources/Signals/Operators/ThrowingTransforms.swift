@@ -189,6 +189,49 @@ extension Signal {
             })
     }
 
+    /// `scan(context:_:)` (seedless) with a throwing `combine`: emits the first value as it
+    /// is, then the running result after every later value; a thrown error ends the result
+    /// with `.other(error)` at once, without a result for that value. The first value is
+    /// passed without a call.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value, or throws to end the result.
+    /// - Returns: the signal of running results.
+    @inlinable
+    public func scan(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) throws -> T) -> Signal<T> {
+        throwingStage(initialState: T?.none, context: context) { (acc: inout T?, v: T, next: SignalNext<T>) in
+            let result = try acc.map { try combine($0, v) } ?? v
+            acc = result
+            next.send(value: result)
+            return false
+        }
+    }
+
+    /// `reduce(context:_:)` (seedless) with a throwing `combine`: emits the one result when
+    /// the signal completes (nothing for an empty signal); a thrown error ends the result with
+    /// `.other(error)` at once, with no result. The first value is taken without a call.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value, or throws to end the result.
+    /// - Returns: the signal of the result (at most one value).
+    @inlinable
+    public func reduce(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) throws -> T) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (acc: inout T?, v: T, _: SignalNext<T>) in
+                acc = try acc.map { try combine($0, v) } ?? v
+                return false
+            },
+            end: { (acc: inout T?, e: SignalEnd, next: SignalNext<T>) in
+                if case .complete = e, let a = acc { next.send(value: a) }
+                next.send(end: e)
+            })
+    }
+
     // MARK: - Dropping repeats
 
     /// `distinctUntilChanged(context:by:)` with a throwing `isEquivalent`: drops values

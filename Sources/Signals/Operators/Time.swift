@@ -62,7 +62,12 @@ extension Signal {
     }
 
     /// Emits a value, then drops values until `interval` has passed since it (`throttleFirst`,
-    /// `throttle(latest: false)`).
+    /// `throttle(latest: false)`, RxJS `throttleTime`).
+    ///
+    /// The window includes its last instant: a value arriving exactly `interval` after the
+    /// last one let through is still dropped, as RxJS's `throttleTime` drops it (its window
+    /// closes only after that frame), so values every `interval / 5` through a window of
+    /// `5 × interval / 5` pass every sixth value, never every fifth.
     ///
     /// State: the time of the last value let through, per activation (read from
     /// `context.now()`; no timer is needed).
@@ -80,8 +85,10 @@ extension Signal {
             case .success(let v):
                 let now = context.now()
                 // An interval of `Exec.neverDelay` or more never elapses, however far the
-                // clock moves (a virtual one may move centuries).
-                if let l = last, interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) < interval { return }
+                // clock moves (a virtual one may move centuries). The window's last instant
+                // still belongs to it (`<=`); an interval of zero or less drops nothing.
+                if let l = last, interval > .zero,
+                   interval >= Exec.neverDelay || Duration.saturatingDifference(now, l) <= interval { return }
                 last = now
                 next.send(value: v)
             case .failure(let e):
@@ -129,6 +136,35 @@ extension Signal {
                 guard generation == s.generation else { return }
                 s.emit(next)
             }
+        }
+    }
+
+    /// Holds each value until `deadline`, a reading of `context`'s clock (RxJS `delay(date)`):
+    /// values arriving before it leave together when it comes (in arrival order on a context
+    /// that runs work due at the same time in the order it was scheduled, as a serial queue
+    /// or `VirtualTimeContext` does; each value has its own timer); values arriving after it
+    /// pass at once (asynchronously, on `context`). The completion waits for the
+    /// values still waiting and follows the last of them (RxJS: it completes once nothing
+    /// waits); errors and cancellation pass at once and drop them.
+    ///
+    /// At the limits: a `deadline` at or before `context.now()` delays nothing; one of
+    /// `Exec.neverDelay` or more after it never comes (values wait until the result ends, and
+    /// a completion after a value never arrives; an error or cancellation still passes).
+    ///
+    /// State: the waiting values with their timers, per activation; deactivation cancels the
+    /// timers and drops the values, and the next activation reads the clock afresh against
+    /// the same `deadline`. The stage runs serialized with its timers; values may be sent from
+    /// any thread.
+    ///
+    /// - Parameters:
+    ///   - deadline: when the values may leave, on `context`'s clock (`context.now()` plus a
+    ///     duration).
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the delayed values.
+    public func delay(until deadline: Duration, context: Exec = .global) -> Signal<T> {
+        delayEach(initialState: ()) { _, _, id, channel in
+            channel.schedule(after: Duration.saturatingDifference(deadline, context.now()), on: context, id)
         }
     }
 

@@ -82,6 +82,71 @@ extension Signal {
         accumulate(initialValue: initialValue, context: context, emitsEveryResult: false, combine)
     }
 
+    /// Emits the first value as it is, then, for every later value, `combine` of the running
+    /// result and that value (RxJS `scan` without a seed, Kotlin's `runningReduce`): the first
+    /// value is the starting result, and `combine` is first called with the second.
+    ///
+    /// State: the running result (none before the first value), per activation; a new
+    /// activation starts again without one. Ends pass through at once, and an end lets the
+    /// result go.
+    ///
+    /// `combine` runs serialized (never concurrently with itself) and outside every lock; it
+    /// may send into this graph's inputs (a re-entrant send is queued and delivered after it
+    /// returns). Releasing the output (or cancelling it) deactivates the stage and lets the
+    /// running result go; `combine` is kept with the graph.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value.
+    /// - Returns: the signal of running results.
+    @inlinable
+    public func scan(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) -> T) -> Signal<T> {
+        accumulateSeedless(context: context, emitsEveryResult: true, combine)
+    }
+
+    /// Combines every value into one result, the first value being the starting result, and
+    /// emits it when the signal completes (RxJS `reduce` without a seed, Swift's
+    /// `reduce` on the first element): `combine` is first called with the second value. An
+    /// empty signal completes without a value (RxJS does too); errors and cancellation pass
+    /// through without a result.
+    ///
+    /// State: the running result (none before the first value), per activation; a new
+    /// activation starts again without one.
+    ///
+    /// `combine` runs serialized (never concurrently with itself) and outside every lock; it
+    /// may send into this graph's inputs (a re-entrant send is queued and delivered after it
+    /// returns). Releasing the output (or cancelling it) deactivates the stage and lets the
+    /// running result go.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - combine: combines the running result with a value.
+    /// - Returns: the signal of the result (at most one value).
+    @inlinable
+    public func reduce(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) -> T) -> Signal<T> {
+        accumulateSeedless(context: context, emitsEveryResult: false, combine)
+    }
+
+    /// The running result of the seedless `scan` and `reduce`: the first value starts it.
+    @inlinable
+    func accumulateSeedless(context: Exec, emitsEveryResult: Bool, _ combine: @escaping @Sendable (T, T) -> T) -> Signal<T> {
+        transform(initialState: T?.none, context: context) { (acc: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+            switch r {
+            case .success(let v):
+                let result = acc.map { combine($0, v) } ?? v
+                acc = result
+                if emitsEveryResult { next.send(value: result) }
+            case .failure(let e):
+                let last = acc
+                acc = nil
+                if !emitsEveryResult, case .complete = e, let last { next.send(value: last) }
+                next.send(end: e)
+            }
+        }
+    }
+
     /// The running result of `scan` and `reduce`: emitted after every value
     /// (`emitsEveryResult`), or once, before the completion (errors and cancellation pass
     /// through without it).
@@ -369,6 +434,134 @@ extension Signal {
                 if seen.insert(v).inserted { next.send(value: v) }
             case .failure(let e):
                 next.send(end: e)
+            }
+        }
+    }
+
+    /// Drops every value whose `key` equals that of a value let through before, during this
+    /// activation (RxJS `distinct(keySelector)`, Kotlin's `distinctBy`).
+    ///
+    /// State: a `Set` of the keys seen, per activation (it grows with the number of distinct
+    /// keys; an end or deactivation lets it go, and a new activation starts empty).
+    ///
+    /// `key` runs serialized (never concurrently with itself), once per value, outside every
+    /// lock; it may send into this graph's inputs (a re-entrant send is queued and delivered
+    /// after it returns). Ends pass through at once.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key a value is told apart by.
+    /// - Returns: the signal of the values let through.
+    public func distinct<K: Hashable & Sendable>(context: Exec = .direct, by key: @escaping @Sendable (T) -> K) -> Signal<T> {
+        distinctKeyed(context: context, key)
+    }
+
+    /// `distinct(context:by:)` with a throwing `key`: a thrown error ends the result with
+    /// `.other(error)` at once, and `key` is not called again in this activation.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key a value is told apart by; throws to end the result.
+    /// - Returns: the signal of the values let through.
+    public func distinct<K: Hashable & Sendable>(context: Exec = .direct, by key: @escaping @Sendable (T) throws -> K) -> Signal<T> {
+        distinctKeyed(context: context, key)
+    }
+
+    /// Drops every value equal to one let through since activation or since `flushes` last
+    /// sent a value (RxJS `distinct(undefined, flushes)`): each value of `flushes` forgets
+    /// the values seen.
+    ///
+    /// Ends: this signal's end ends the result; an error of `flushes` ends it at once with
+    /// that error; the completion or cancellation of `flushes` is ignored (no more flushes,
+    /// as RxJS). `flushes` is connected with this signal when the result activates and
+    /// released when the result ends or deactivates (inputs connect in argument order).
+    ///
+    /// State: a `Set` of the values seen since the last flush, per activation.
+    ///
+    /// - Parameters:
+    ///   - flushes: each of its values empties the set of values seen (its single output
+    ///     is taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    /// - Returns: the signal of the values let through.
+    public func distinct<F: Sendable>(flushes: Signal<F>, context: Exec = .direct) -> Signal<T> where T: Hashable {
+        distinctFlushed(flushes: flushes, context: context) { $0 }
+    }
+
+    /// `distinct(flushes:context:)` telling values apart by `key` (RxJS
+    /// `distinct(keySelector, flushes)`): drops every value whose key was seen since
+    /// activation or the last flush. `key` runs serialized, once per value, outside every
+    /// lock.
+    ///
+    /// - Parameters:
+    ///   - flushes: each of its values empties the set of keys seen (its single output is
+    ///     taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key a value is told apart by.
+    /// - Returns: the signal of the values let through.
+    public func distinct<F: Sendable, K: Hashable & Sendable>(
+        flushes: Signal<F>, context: Exec = .direct, by key: @escaping @Sendable (T) -> K
+    ) -> Signal<T> {
+        distinctFlushed(flushes: flushes, context: context, key)
+    }
+
+    /// `distinct(flushes:context:by:)` with a throwing `key`: a thrown error ends the result
+    /// with `.other(error)` at once (releasing `flushes` with the graph), and `key` is not
+    /// called again in this activation.
+    ///
+    /// - Parameters:
+    ///   - flushes: each of its values empties the set of keys seen (its single output is
+    ///     taken).
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key a value is told apart by; throws to end the result.
+    /// - Returns: the signal of the values let through.
+    public func distinct<F: Sendable, K: Hashable & Sendable>(
+        flushes: Signal<F>, context: Exec = .direct, by key: @escaping @Sendable (T) throws -> K
+    ) -> Signal<T> {
+        distinctFlushed(flushes: flushes, context: context, key)
+    }
+
+    /// The keyed `distinct` without flushes.
+    func distinctKeyed<K: Hashable & Sendable>(context: Exec, _ key: @escaping @Sendable (T) throws -> K) -> Signal<T> {
+        throwingStage(initialState: Set<K>(), context: context) { (seen: inout Set<K>, v: T, next: SignalNext<T>) in
+            let k = try key(v)
+            if seen.insert(k).inserted { next.send(value: v) }
+            return false
+        }
+    }
+
+    /// The `distinct` forms with flushes: every value of `flushes` empties the set of keys.
+    func distinctFlushed<F: Sendable, K: Hashable & Sendable>(
+        flushes: Signal<F>, context: Exec, _ key: @escaping @Sendable (T) throws -> K
+    ) -> Signal<T> {
+        typealias S = (seen: Set<K>, ended: Bool)
+        return combine(flushes, initialState: S([], false), context: context) {
+            (s: inout S, e: EitherResult2<T, F>, next: SignalNext<T>) in
+            if s.ended { return }
+            func end(_ end: SignalEnd) {
+                s = ([], true)
+                next.send(end: end)
+            }
+            switch e {
+            case .result1(.success(let v)):
+                do {
+                    let k = try key(v)
+                    if s.seen.insert(k).inserted { next.send(value: v) }
+                } catch {
+                    end(.other(error))
+                }
+            case .result1(.failure(let e)):
+                end(e)
+            case .result2(.success):
+                s.seen.removeAll()
+            case .result2(.failure(.other(let error))):
+                end(.other(error))
+            case .result2(.failure):
+                break
             }
         }
     }

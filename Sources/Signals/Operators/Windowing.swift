@@ -15,9 +15,13 @@ struct GroupKind<T: Sendable, G: Sendable, U: Sendable>: Sendable {
 }
 
 extension GroupKind where G == [T], U == [T] {
-    /// An array, emitted when it closes, whatever closed it.
+    /// An array, emitted when it closes on its own terms or with a completion; an error or
+    /// cancellation drops it (RxJS drops open buffers on error, as `buffer(count:)` and
+    /// `buffer(timeSpan:count:)` do).
     static var buffers: GroupKind {
-        GroupKind(open: { _ in [] }, add: { buffer, v in buffer.append(v) }, close: { buffer, _, next in next.send(value: buffer) })
+        GroupKind(open: { _ in [] }, add: { buffer, v in buffer.append(v) }, close: { buffer, end, next in
+            if end?.isComplete ?? true { next.send(value: buffer) }
+        })
     }
 }
 
@@ -121,7 +125,9 @@ extension Signal {
 
     /// Arrays of `count` values, one starting at every `skip`-th value: overlapping when
     /// `skip < count`, with gaps when `skip > count` (CwlSignal's `buffer(count:skip:)`). At
-    /// the end the partly filled arrays are emitted (oldest first), then the end.
+    /// the completion the partly filled arrays are emitted (oldest first), then the
+    /// completion; an error or cancellation drops them and passes at once (RxJS's
+    /// `bufferCount`; the rule of every buffer form).
     ///
     /// At the limits (the same rule as `window(count:skip:)`): a `count` of zero or less
     /// completes as soon as the result is activated (CwlSignal: a preclosed signal); otherwise
@@ -139,8 +145,9 @@ extension Signal {
     }
 
     /// An array per window: each signal `windows` sends starts an array, which is emitted when
-    /// that signal sends a value or ends (CwlSignal's `buffer(windows:)`). At the end (of this
-    /// signal or of `windows`) the open arrays are emitted, then the end.
+    /// that signal sends a value or ends (CwlSignal's `buffer(windows:)`). At the completion
+    /// (of this signal or of `windows`) the open arrays are emitted (oldest first), then the
+    /// completion; an error or cancellation of either drops them and passes at once.
     ///
     /// - Parameter windows: a signal of windows.
     /// - Returns: the signal of arrays.
@@ -150,7 +157,9 @@ extension Signal {
 
     /// An array per `interval`, one starting at activation and every `timeshift` after
     /// (CwlSignal's `buffer(interval:timeshift:)`): overlapping when `timeshift < interval`,
-    /// with gaps when it is longer.
+    /// with gaps when it is longer. At the completion the open arrays are emitted (oldest
+    /// first), then the completion; an error or cancellation drops them and passes at once
+    /// (RxJS's `bufferTime`).
     ///
     /// At the limits (the same rule as `window(interval:timeshift:)`): a `timeshift` of zero
     /// or less ends the result as soon as it is activated with `SignalArgumentError` (arrays

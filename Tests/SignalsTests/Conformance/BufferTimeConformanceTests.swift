@@ -18,7 +18,6 @@ import Testing
 @Suite("buffer(timeSpan:count:) — rxjs spec/operators/bufferTime-spec.ts")
 struct BufferTimeConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let errorFlush = "defect: buffer(interval:timeshift:) emits its open arrays before an error; buffer(timeSpan:count:) drops them, as RxJS does"
 
     @Test("should emit buffers at intervals", arguments: variants) func shouldEmitBuffersAtIntervals(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -142,29 +141,27 @@ struct BufferTimeConformanceTests {
     }
 
     @Test("should emit buffers but handle source ending with an error", arguments: variants) func shouldEmitBuffersButHandleSourceEndingWithAnError(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.errorFlush)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--1--^2--3---4---5--6--7---8----9------------#")
-                //                   -------*------*------*------*------*----- creation interval
-                //                   ----------|                               timespans
-                //                          ----------|
-                //                                 ----------|
-                //                                        ----------|
-                //                                               ----------|
-                //                                                      ----------|
-                let t = m.time("     ----------|")
-                let interval = m.time("        -------|")
-                let expected = "     ----------a------b------c------d------e-#"
-                let values: [Character: [String]] = [
-                    "a": ["2", "3", "4"],
-                    "b": ["4", "5", "6"],
-                    "c": ["6", "7", "8"],
-                    "d": ["8", "9"],
-                    "e": [],
-                ]
-                let result = e1.signal.buffer(interval: t, timeshift: interval, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--1--^2--3---4---5--6--7---8----9------------#")
+            //                   -------*------*------*------*------*----- creation interval
+            //                   ----------|                               timespans
+            //                          ----------|
+            //                                 ----------|
+            //                                        ----------|
+            //                                               ----------|
+            //                                                      ----------|
+            let t = m.time("     ----------|")
+            let interval = m.time("        -------|")
+            let expected = "     ----------a------b------c------d------e-#"
+            let values: [Character: [String]] = [
+                "a": ["2", "3", "4"],
+                "b": ["4", "5", "6"],
+                "c": ["6", "7", "8"],
+                "d": ["8", "9"],
+                "e": [],
+            ]
+            let result = e1.signal.buffer(interval: t, timeshift: interval, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
         }
     }
 
@@ -262,25 +259,23 @@ struct BufferTimeConformanceTests {
     }
 
     @Test("should emit buffers that have been created at intervals and close after the specified delay with errors", arguments: variants) func shouldEmitBuffersThatHaveBeenCreatedAtIntervalsAndCloseAfterTheSpecifiedDelayWithErrors(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.errorFlush)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("       ---a---b---c----d----e----f----g----h----i--#")
-                //                     --------------------|-------------------|-------------------| interval
-                //                     ---------------------|
-                //                                         ---------------------|
-                //                                                             ---------------------| timespan
-                let e1subs = "         ^-------------------------------------------!"
-                let t = m.time("       ---------------------|                       ")
-                let interval = m.time("                --------------------|   ")
-                let expected = "       ---------------------x-------------------y--#"
-                let values: [Character: [String]] = [
-                    "x": ["a", "b", "c", "d", "e"],
-                    "y": ["e", "f", "g", "h", "i"],
-                ]
-                let result = e1.signal.buffer(interval: t, timeshift: interval, context: m.context)
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("       ---a---b---c----d----e----f----g----h----i--#")
+            //                     --------------------|-------------------|-------------------| interval
+            //                     ---------------------|
+            //                                         ---------------------|
+            //                                                             ---------------------| timespan
+            let e1subs = "         ^-------------------------------------------!"
+            let t = m.time("       ---------------------|                       ")
+            let interval = m.time("                --------------------|   ")
+            let expected = "       ---------------------x-------------------y--#"
+            let values: [Character: [String]] = [
+                "x": ["a", "b", "c", "d", "e"],
+                "y": ["e", "f", "g", "h", "i"],
+            ]
+            let result = e1.signal.buffer(interval: t, timeshift: interval, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
 

@@ -2,15 +2,8 @@ import Signals
 import Testing
 
 // RxJS spec/operators/delay-spec.ts, ported: `delay(t)` with a number is
-// `delay(interval: t, context: m.context)`.
-//
-// Not written (needs a form Signals lacks): a delay until an absolute `Date`
-// (`delay(until:context:)`).
-// - "should delay by absolute time period"
-// - "should not delay at all if the absolute time is in the past"
-// - "should delay by absolute time period after source ends"
-// - "should raise error when source raises error before absolute delay fires"
-// - "should raise error when source raises error after absolute delay fires"
+// `delay(interval: t, context: m.context)`; `delay(date)` is `delay(until:context:)`, the
+// date a reading of `m.context`'s clock.
 //
 // Not ported (JavaScript only):
 // - "should unsubscribe scheduled actions after execution": inspects the `AbortSignal` each
@@ -159,6 +152,66 @@ struct DelayConformanceTests {
                     .delay(interval: t, context: m.context)
                     .flatMap { _ in Signal<String>.empty(delivery: variant) }
             )
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should delay by absolute time period", arguments: variants) func shouldDelayByAbsoluteTimePeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--a---a----a----a------------b---b---b---b--|")
+            let e1subs = "    ^----------------------------------------------!"
+            let t = m.time("  --------------------|                           ")
+            let expected = "  --------------------(aaaaa)-----b---b---b---b--|"
+            let result = e1.signal.delay(until: m.context.now() + t, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not delay at all if the absolute time is in the past", arguments: variants) func shouldNotDelayAtAllIfTheAbsoluteTimeIsInThePast(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--a---a----a----a------------b---b---b---b--|")
+            let e1subs = "    ^----------------------------------------------!"
+            let t = m.duration(-10000)
+            let expected = "  --a--a---a----a----a------------b---b---b---b--|"
+            let result = e1.signal.delay(until: m.context.now() + t, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should delay by absolute time period after source ends", arguments: variants) func shouldDelayByAbsoluteTimePeriodAfterSourceEnds(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("---^--a-----a---a-----a---|             ")
+            let e1subs = "     ^----------------------!             "
+            let t = m.time("   ------------------------------|      ")
+            let expected = "   ------------------------------(aaaa|)"
+            let result = e1.signal.delay(until: m.context.now() + t, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error when source raises error before absolute delay fires", arguments: variants) func shouldRaiseErrorWhenSourceRaisesErrorBeforeAbsoluteDelayFires(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--a---a-----#     ")
+            let e1subs = "    ^--------------!     "
+            let t = m.time("  --------------------|")
+            let expected = "  ---------------#     "
+            let result = e1.signal.delay(until: m.context.now() + t, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error when source raises error after absolute delay fires", arguments: variants) func shouldRaiseErrorWhenSourceRaisesErrorAfterAbsoluteDelayFires(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("---^---a--a---a---a--------b---b---b--#")
+            let e1subs = "     ^----------------------------------!"
+            let t = m.time("   -----------------|                  ")
+            let expected = "   -----------------(aaaa)-b---b---b--#"
+            let result = e1.signal.delay(until: m.context.now() + t, context: m.context)
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }

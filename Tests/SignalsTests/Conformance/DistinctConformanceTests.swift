@@ -3,13 +3,8 @@ import Testing
 
 // RxJS spec/operators/distinct-spec.ts, ported.
 
-// Not written (forms Signals lacks: `distinct()` takes neither a key selector nor a flush
-// signal):
-// - "should distinguish values by key", "should raises error when selector throws": a key
-//   selector.
-// - "should support a flushing stream", "should raise error if flush raises error", "should
-//   unsubscribe from the flushing stream when the main stream is unsubbed", "should allow
-//   opting in to default comparator with flush": the `flushes` signal.
+// RxJS's `distinct(keySelector)` is `distinct(by:)`, `distinct(undefined, flushes)`
+// `distinct(flushes:)`.
 
 @Suite("distinct — rxjs spec/operators/distinct-spec.ts")
 struct DistinctConformanceTests {
@@ -157,4 +152,82 @@ struct DistinctConformanceTests {
         }
     }
 
+
+    @Test("should distinguish values by key", arguments: variants) func shouldDistinguishValuesByKey(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6]
+            let e1 = m.hot("  --a--b--c--d--e--f--|", values: values)
+            let e1subs =   "  ^-------------------!"
+            let expected =   "--a--b--c-----------|"
+            m.expectSignal(e1.signal.distinct { $0 % 3 }).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raises error when selector throws", arguments: variants) func shouldRaisesErrorWhenSelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--f--|")
+            let e1subs =   "  ^----------!         "
+            let expected =   "--a--b--c--#         "
+            let result = e1.signal.distinct { (value: String) throws -> String in
+                if value == "d" { throw MarbleError("d is for dumb") }
+                return value
+            }
+            m.expectSignal(result).toBe(expected, error: MarbleError("d is for dumb"))
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should support a flushing stream", arguments: variants) func shouldSupportAFlushingStream(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--a--b--a--b--|")
+            let e1subs =   "  ^-------------------!"
+            let e2 = m.hot("  -----------x--------|")
+            let e2subs =   "  ^-------------------!"
+            let expected =   "--a--b--------a--b--|"
+            m.expectSignal(e1.signal.distinct(flushes: e2.signal)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
+    }
+
+    @Test("should raise error if flush raises error", arguments: variants) func shouldRaiseErrorIfFlushRaisesError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--a--b--a--b--|")
+            let e1subs =   "  ^------------!       "
+            let e2 = m.hot("  -----------x-#       ")
+            let e2subs =   "  ^------------!       "
+            let expected =   "--a--b-------#       "
+            m.expectSignal(e1.signal.distinct(flushes: e2.signal)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
+    }
+
+    @Test("should unsubscribe from the flushing stream when the main stream is unsubbed", arguments: variants) func shouldUnsubscribeFromTheFlushingStreamWhenTheMainStreamIsUnsubbed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--a--b--a--b--|")
+            let e1subs =   "  ^----------!         "
+            let e2 = m.hot("  -----------x--------|")
+            let e2subs =   "  ^----------!         "
+            let unsub =   "   -----------!         "
+            let expected =   "--a--b------         "
+            m.expectSignal(e1.signal.distinct(flushes: e2.signal), unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
+    }
+
+    @Test("should allow opting in to default comparator with flush", arguments: variants) func shouldAllowOptingInToDefaultComparatorWithFlush(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--a--b--a--b--|")
+            let e1subs =   "  ^-------------------!"
+            let e2 = m.hot("  -----------x--------|")
+            let e2subs =   "  ^-------------------!"
+            let expected =   "--a--b--------a--b--|"
+            m.expectSignal(e1.signal.distinct(flushes: e2.signal)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
+    }
 }

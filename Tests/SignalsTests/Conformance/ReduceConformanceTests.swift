@@ -3,16 +3,7 @@ import Testing
 
 // RxJS spec/operators/reduce-spec.ts, ported.
 
-// Not written (a form Signals lacks):
-// - "should reduce without a seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should raise error if reduce function throws without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should not complete without seed if source emits but does not completes": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should not complete without seed if source never completes": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should reduce if source does not emit without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should raise error if source emits and raises error without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// - "should raise error if source raises error without seed": a seedless `reduce` (Signals' always takes `initialValue:`).
-// The two unsubscription cases use no seed in RxJS; here the seed is "", which gives the same
-// result for string concatenation.
+// RxJS's `reduce` without a seed is `reduce(context:_:)`, with one `reduce(initialValue:context:_:)`.
 
 @Suite("reduce — rxjs spec/operators/reduce-spec.ts")
 struct ReduceConformanceTests {
@@ -69,7 +60,7 @@ struct ReduceConformanceTests {
             let e1subs =   "  ^-----!  "
             let expected =   "-------  "
             let unsub =   "   ------!  "
-            let result = e1.signal.reduce(initialValue: "") { o, x in o + x }
+            let result = e1.signal.reduce { o, x in o + x }
             m.expectSignal(result, unsubscription: unsub).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
@@ -81,7 +72,7 @@ struct ReduceConformanceTests {
             let e1subs =   "  ^-----!  "
             let expected =   "-------  "
             let unsub =   "   ------!  "
-            let result = e1.signal.flatMap { Signal.just($0, delivery: variant) }.reduce(initialValue: "") { o, x in o + x }.flatMap { Signal.just($0, delivery: variant) }
+            let result = e1.signal.flatMap { Signal.just($0, delivery: variant) }.reduce { o, x in o + x }.flatMap { Signal.just($0, delivery: variant) }
             m.expectSignal(result, unsubscription: unsub).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
@@ -137,6 +128,83 @@ struct ReduceConformanceTests {
             let e1subs =   "  ^-!      "
             let expected =   "--#      "
             let result = e1.signal.reduce(initialValue: "n") { (_: String, _: String) throws -> String in throw MarbleError("error") }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should reduce without a seed", arguments: variants) func shouldReduceWithoutASeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^--b--c--d--e--f--g--|   ")
+            let e1subs =   "     ^--------------------!   "
+            let expected =   "   ---------------------(x|)"
+            let result = e1.signal.reduce { o, x in o + " " + x }
+            m.expectSignal(result).toBe(expected, values: ["x": "b c d e f g"])
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error if reduce function throws without seed", arguments: variants) func shouldRaiseErrorIfReduceFunctionThrowsWithoutSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--|")
+            let e1subs =   "  ^----!   "
+            let expected =   "-----#   "
+            let result = e1.signal.reduce { (_: String, _: String) throws -> String in throw MarbleError("error") }
+            m.expectSignal(result).toBe(expected, error: MarbleError("error"))
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not complete without seed if source emits but does not completes", arguments: variants) func shouldNotCompleteWithoutSeedIfSourceEmitsButDoesNotCompletes(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--")
+            let e1subs =   "^-------!"
+            let expected =   "--------"
+            let result = e1.signal.reduce { o, x in o + x }
+            m.expectSignal(result, unsubscription: "^-------!").toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not complete without seed if source never completes", arguments: variants) func shouldNotCompleteWithoutSeedIfSourceNeverCompletes(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -")
+            let e1subs =   "^!"
+            let expected =   "-"
+            let result = e1.signal.reduce { o, x in o + x }
+            m.expectSignal(result, unsubscription: "^!").toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should reduce if source does not emit without seed", arguments: variants) func shouldReduceIfSourceDoesNotEmitWithoutSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^-------|")
+            let e1subs =   "     ^-------!"
+            let expected =   "   --------|"
+            let result = e1.signal.reduce { o, x in o + x }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error if source emits and raises error without seed", arguments: variants) func shouldRaiseErrorIfSourceEmitsAndRaisesErrorWithoutSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--#")
+            let e1subs =   "  ^-------!"
+            let expected =   "--------#"
+            let result = e1.signal.reduce { o, x in o + x }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should raise error if source raises error without seed", arguments: variants) func shouldRaiseErrorIfSourceRaisesErrorWithoutSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ----#")
+            let e1subs =   "  ^---!"
+            let expected =   "----#"
+            let result = e1.signal.reduce { o, x in o + x }
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }

@@ -5,8 +5,6 @@ import Testing
 //
 // Not ported (JavaScript only):
 // - "should pass current index to accumulator": the accumulator's `index` argument.
-// Not written (a form Signals lacks):
-// - "should scan without seed": Signals' `scan` always takes `initialValue:`.
 
 @Suite("scan — rxjs spec/operators/scan-spec.ts")
 struct ScanConformanceTests {
@@ -140,6 +138,17 @@ struct ScanConformanceTests {
                 return acc + [x]
             }
             m.expectSignal(source).toBe(expected, values: Self.arrays, error: MarbleError("bad!"))
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should scan without seed", arguments: variants) func shouldScanWithoutSeed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^--b--c--d--|")
+            let e1subs =   "     ^-----------!"
+            let expected =   "   ---x--y--z--|"
+            let source = e1.signal.scan { acc, x in acc + x }
+            m.expectSignal(source).toBe(expected, values: ["x": "b", "y": "bc", "z": "bcd"])
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }

@@ -3,10 +3,7 @@ import Testing
 
 // RxJS spec/operators/sequenceEqual-spec.ts, ported.
 
-// Not written (a form Signals lacks: `sequenceEqual` compares with `==`, it takes no
-// comparator):
-// - "should error if the comparator function errors", "should use the provided comparator
-//   function".
+// RxJS's `sequenceEqual(compareTo, comparator)` is `sequenceEqual(_:by:)`.
 
 @Suite("sequenceEqual — rxjs spec/operators/sequenceEqual-spec.ts")
 struct SequenceEqualConformanceTests {
@@ -291,6 +288,50 @@ struct SequenceEqualConformanceTests {
             m.expectSignal(test2, unsubscription: test2subs).toBe(expected2, values: booleans)
             m.expectSubscriptions(s2.subscriptions).toBe(s2subs)
             m.expectSubscriptions(s3.subscriptions).toBe(s3subs)
+        }
+    }
+
+    /// RxJS's values are objects compared by their `value` field; here a string's part before
+    /// "/" plays that field.
+    static let objects: [Character: String] = [
+        "b": "bees knees", "c": "carpy dumb", "d": "derp",
+        "x": "bees knees/lol", "y": "carpy dumb/doo", "z": "derp/dancin, yeah",
+    ]
+
+    static func field(_ s: String) -> Substring { s.split(separator: "/").first ?? "" }
+
+    @Test("should error if the comparator function errors", arguments: variants) func shouldErrorIfTheComparatorFunctionErrors(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let booleans: [Character: Bool] = ["T": true, "F": false]
+            let s1 = m.hot("--a--^--b-----c------d--|      ", values: Self.objects)
+            let s1subs =   "     ^------------!            "
+            let s2 = m.hot("-----^--------x---y---z-------|", values: Self.objects)
+            let s2subs =   "     ^------------!            "
+            let expected =   "   -------------#            "
+            let calls = Collected<Int>()
+            let source = s1.signal.sequenceEqual(s2.signal) { (a: String, b: String) throws -> Bool in
+                calls.append(1)
+                if calls.all.count == 2 { throw MarbleError("shazbot") }
+                return Self.field(a) == Self.field(b)
+            }
+            m.expectSignal(source).toBe(expected, values: booleans, error: MarbleError("shazbot"))
+            m.expectSubscriptions(s1.subscriptions).toBe(s1subs)
+            m.expectSubscriptions(s2.subscriptions).toBe(s2subs)
+        }
+    }
+
+    @Test("should use the provided comparator function", arguments: variants) func shouldUseTheProvidedComparatorFunction(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let booleans: [Character: Bool] = ["T": true, "F": false]
+            let s1 = m.hot("--a--^--b-----c------d--|         ", values: Self.objects)
+            let s1subs =   "     ^------------------!         "
+            let s2 = m.hot("-----^--------x---y---z-------|   ", values: Self.objects)
+            let s2subs =   "     ^------------------------!   "
+            let expected =   "   -------------------------(T|)"
+            let source = s1.signal.sequenceEqual(s2.signal) { Self.field($0) == Self.field($1) }
+            m.expectSignal(source).toBe(expected, values: booleans)
+            m.expectSubscriptions(s1.subscriptions).toBe(s1subs)
+            m.expectSubscriptions(s2.subscriptions).toBe(s2subs)
         }
     }
 }

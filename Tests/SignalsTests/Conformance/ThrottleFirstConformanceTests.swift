@@ -16,7 +16,6 @@ import Testing
 @Suite("throttleFirst — rxjs spec/operators/throttleTime-spec.ts")
 struct ThrottleFirstConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let boundary = "defect: a value exactly `interval` after the last one let through passes; RxJS still drops it (the window is closed only after its last frame)"
 
     @Test("should immediately emit the first value in each time window", arguments: variants) func shouldImmediatelyEmitTheFirstValueInEachTimeWindow(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -41,14 +40,12 @@ struct ThrottleFirstConformanceTests {
     }
 
     @Test("should handle a busy producer emitting a regular repeating sequence", arguments: variants) func shouldHandleABusyProducerEmittingARegularRepeatingSequence(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.boundary)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("  abcdefabcdefabcdefabcdefa|")
-                let subs = "      ^------------------------!"
-                let expected = "  a-----a-----a-----a-----a|"
-                m.expectSignal(e1.signal.throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("  abcdefabcdefabcdefabcdefa|")
+            let subs = "      ^------------------------!"
+            let expected = "  a-----a-----a-----a-----a|"
+            m.expectSignal(e1.signal.throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
         }
     }
 

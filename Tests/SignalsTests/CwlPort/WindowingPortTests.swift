@@ -30,16 +30,21 @@ import Testing
         withExtendedLifetime((close2, close3)) {}
     }
 
-    /// The end of the signal of windows ends the result.
+    /// The end of the signal of windows ends the result. CwlSignal emitted the open arrays
+    /// before any end; Signals emits them before a completion only and drops them at an error
+    /// (ReactiveX's rule for every buffer form).
     @Test(arguments: variants) func windowsEnding(_ v: DeliveryVariant) {
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let (windowInput, windows) = Signal<Signal<Void>>.create(delivery: v)
-        let r = Recorder(signal.buffer(windows: windows))
-        windowInput.send(value: Signal<Void>.never(delivery: v))
-        input.send(value: 1)
-        windowInput.send(end: .other(TestError.boom))
-        #expect(r.values == [[1]])
-        #expect(r.end == .boom)
+        for end in [SignalEnd.other(TestError.boom), .complete] {
+            let (input, signal) = Signal<Int>.create(delivery: v)
+            let (windowInput, windows) = Signal<Signal<Void>>.create(delivery: v)
+            let r = Recorder(signal.buffer(windows: windows))
+            windowInput.send(value: Signal<Void>.never(delivery: v))
+            input.send(value: 1)
+            windowInput.send(end: end)
+            #expect(r.values == (end.isComplete ? [[1]] : []))
+            #expect(r.end == End(end))
+            withExtendedLifetime(input) {}
+        }
     }
 
     @Test(arguments: variants) func windowWindows(_ v: DeliveryVariant) {

@@ -50,6 +50,25 @@ import Testing
         #expect(got == ["1@0", "4@12", "5@35"])
     }
 
+    /// RxJS's `throttleTime` keeps a window's last instant in it: a value exactly `interval`
+    /// after the last one let through is dropped, whether it arrives before or after the
+    /// window's timer at that instant (here after: `advance(to:)` runs the timer first).
+    @Test(arguments: variants) func aValueAtTheWindowsLastInstantIsInTheWindow(_ v: DeliveryVariant) {
+        let first = timeline(v, [(1, 0), (2, 10), (3, 11), (4, 21), (5, 22)]) {
+            $0.throttleFirst(interval: .seconds(10), context: $1)
+        }
+        #expect(first == ["1@0", "3@11", "5@22"])
+        let throttled = timeline(v, [(1, 0), (2, 10), (3, 11), (4, 21), (5, 22)]) {
+            $0.throttle(interval: .seconds(10), latest: false, context: $1)
+        }
+        #expect(throttled == ["1@0", "3@11", "5@22"])
+        // With `latest` the value at the last instant goes at that instant either way.
+        let latest = timeline(v, [(1, 0), (2, 10), (3, 15)]) {
+            $0.throttle(interval: .seconds(10), latest: true, context: $1)
+        }
+        #expect(latest == ["1@0", "2@10", "3@20"])
+    }
+
     @Test(arguments: variants) func aCompletionWaitsForTheWaitingValue(_ v: DeliveryVariant) {
         let got = timeline(v, [(1, 0), (2, 3)], endAt: 5) {
             $0.throttle(interval: .seconds(10), latest: true, context: $1)

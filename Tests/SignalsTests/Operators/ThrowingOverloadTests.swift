@@ -117,4 +117,44 @@ import Testing
         check({ $0.flatMap { Signal.just(try Self.half($0), delivery: v) } }, [1, 2], "flatMap")
         check({ $0.groupBy { try Self.half($0) }.map(\.key) }, [1, 2], "groupBy")
     }
+
+    /// The forms added with throwing overloads later (retry, join, per-value delay, the
+    /// inclusive takes, the seedless and keyed forms): plain spellings still compile, without
+    /// ambiguity, to the non-throwing operator; a `try` picks the throwing one.
+    @Test(arguments: variants) func laterFormsResolveByWhetherTheClosureThrows(_ v: DeliveryVariant) {
+        func check<U: Sendable & Equatable>(_ op: (Signal<Int>) -> Signal<U>, _ expected: [U], _ name: String,
+                                            end: End = .complete, sourceLocation: SourceLocation = #_sourceLocation) {
+            let r = run(v, [2, 4, 3, 6], op)
+            #expect(r.values == expected, "\(name)", sourceLocation: sourceLocation)
+            #expect(r.end == end, "\(name)", sourceLocation: sourceLocation)
+        }
+        // Plain spellings.
+        check({ $0.takeWhile(inclusive: true) { $0 % 2 == 0 } }, [2, 4, 3], "takeWhile(inclusive:)")
+        check({ $0.takeUntil(inclusive: false) { $0 == 3 } }, [2, 4], "takeUntil(inclusive:)")
+        check({ $0.scan(+) }, [2, 6, 9, 15], "scan +")
+        check({ $0.reduce { $0 + $1 } }, [15], "reduce $0")
+        check({ $0.distinct { $0 % 2 } }, [2, 3], "distinct(by:)")
+        check({ $0.distinct(by: \.self) }, [2, 4, 3, 6], "distinct(by:) key path")
+        check({ $0.delay { _ in Signal<Void>.just((), delivery: v) } }, [2, 4, 3, 6], "delay(offset:)")
+        check({ $0.sequenceEqual(Signal.just(2, 4, 3, 6, delivery: v), by: ==) }, [true], "sequenceEqual(by:)")
+        check({ $0.retry(0) { _, _ in nil } }, [2, 4, 3, 6], "retry(_:shouldRetry:)")
+        check({ $0.join(withRight: Signal<Int>.never(delivery: v), leftEnd: { _ in Signal<Void>.never(delivery: v) },
+                        rightEnd: { _ in Signal<Void>.never(delivery: v) }) { $0.0 + $0.1 } }, [], "join")
+        check({ $0.groupJoin(withRight: Signal<Int>.never(delivery: v), leftEnd: { _ in Signal<Void>.never(delivery: v) },
+                             rightEnd: { _ in Signal<Void>.never(delivery: v) }) { $0.0 } }, [2, 4, 3, 6], "groupJoin")
+        let retried = Recorder(Signal<Int>.retry(when: { _, _ in nil }) { .just(1, delivery: v) })
+        #expect(retried.values == [1])
+
+        // A `try` picks the throwing form (each throws at 3).
+        check({ $0.takeWhile(inclusive: true) { try Self.half($0) > 0 } }, [2, 4], "takeWhile(inclusive:) try", end: .boom)
+        check({ $0.takeUntil(inclusive: true) { try Self.half($0) > 5 } }, [2, 4], "takeUntil(inclusive:) try", end: .boom)
+        check({ $0.scan { try $0 + Self.half($1) } }, [2, 4], "scan try", end: .boom)
+        check({ $0.reduce { try $0 + Self.half($1) } }, [], "reduce try", end: .boom)
+        check({ $0.distinct { try Self.half($0) } }, [2, 4], "distinct(by:) try", end: .boom)
+        check({ $0.delay { x in
+            _ = try Self.half(x)
+            return Signal<Void>.just((), delivery: v)
+        } }, [2, 4], "delay(offset:) try", end: .boom)
+        check({ $0.sequenceEqual(Signal.just(2, 4, 3, 6, delivery: v)) { try Self.half($0) * 2 == $1 } }, [], "sequenceEqual(by:) try", end: .boom)
+    }
 }

@@ -139,10 +139,12 @@ import Testing
         vt.advance(by: .milliseconds(500))
         input.send(value: 2)
         vt.advance(by: .milliseconds(500))
-        input.send(value: 3)
+        input.send(value: 3)  // the window's last instant: still in it
+        vt.advance(by: .milliseconds(1))
         input.send(value: 4)
+        input.send(value: 5)
         input.send(end: .other(TestError.boom))
-        #expect(rec.values == [1, 3])
+        #expect(rec.values == [1, 4])
         #expect(rec.end == .boom)
         let c = run(v, [1, 2]) { $0.throttleFirst(interval: .seconds(1), context: .custom(vt)) }
         #expect(c.values == [1])
