@@ -16,7 +16,6 @@ struct BufferToggleConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let windowsEnd: Comment = "difference: buffer(windows:) ends when the signal of windows ends, emitting the open arrays (its doc comment); RxJS's bufferToggle ignores the openings' completion and ends with the source"
     static let anyEnd: Comment = "difference: an array is emitted when its window's signal sends a value or ends, whatever the end (buffer(windows:)'s doc comment, CwlSignal's rule); RxJS emits it on a value only: a completion leaves it open, an error fails the result"
-    static let errorFlush: Comment = "defect: buffer(windows:) emits its open arrays before an error (the skeleton it shares with buffer(interval:timeshift:)); RxJS, and buffer(timeSpan:count:), drop them"
 
     @Test("should emit buffers using hot openings and hot closings", arguments: variants) func shouldEmitBuffersUsingHotOpeningsAndHotClosings(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -193,31 +192,29 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should propagate error thrown from closingSelector", arguments: variants) func shouldPropagateErrorThrownFromClosingSelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.errorFlush) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|      ")
-                let e2 = m.cold("    --x-----------y--------z---|              ")
-                let subs = "       ^-------------!                           "
-                let closings = [
-                    m.cold("               ---------------s--|                     "),
-                    m.cold("                           ----(s|)                    "),
-                    m.cold("                                    ---------------(s|)"),
-                ]
-                let closeSubs0 = " --^-----------!                           "
-                let expected = "   --------------#                           "
-                let i = SelectorIndex()
-                let result = e1.signal.buffer(windows: e2.signal.map { (_: String) throws -> Signal<String> in
-                    if i.value == 1 {
-                        throw MarbleError("error")
-                    }
-                    return i.pick(closings)
-                })
-                m.expectSignal(result).toBe(expected, values: [Character: [String]]())
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-                m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs0)
-                m.expectSubscriptions(closings[1].subscriptions).toBe([])
-                m.expectSubscriptions(closings[2].subscriptions).toBe([])
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|      ")
+            let e2 = m.cold("    --x-----------y--------z---|              ")
+            let subs = "       ^-------------!                           "
+            let closings = [
+                m.cold("               ---------------s--|                     "),
+                m.cold("                           ----(s|)                    "),
+                m.cold("                                    ---------------(s|)"),
+            ]
+            let closeSubs0 = " --^-----------!                           "
+            let expected = "   --------------#                           "
+            let i = SelectorIndex()
+            let result = e1.signal.buffer(windows: e2.signal.map { (_: String) throws -> Signal<String> in
+                if i.value == 1 {
+                    throw MarbleError("error")
+                }
+                return i.pick(closings)
+            })
+            m.expectSignal(result).toBe(expected, values: [Character: [String]]())
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs0)
+            m.expectSubscriptions(closings[1].subscriptions).toBe([])
+            m.expectSubscriptions(closings[2].subscriptions).toBe([])
         }
     }
 
@@ -275,30 +272,28 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should handle errors", arguments: variants) func shouldHandleErrors(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.errorFlush) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--a--^---b---c---d---e--#        ")
-                let e2 = m.cold("    --x-----------y--------z---|")
-                let subs = "       ^------------------!        "
-                let closings = [
-                    m.cold("               ---------------s--|       "),
-                    m.cold("                           -------s|     "),
-                ]
-                let closeSubs = [
-                    "                  --^--------------!          ",
-                    "                  --------------^----!        ",
-                ]
-                let expected = "   -----------------i-#        "
-                let values: [Character: [String]] = [
-                    "i": ["b", "c", "d", "e"],
-                ]
-                let i = SelectorIndex()
-                let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-                m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
-                m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^---b---c---d---e--#        ")
+            let e2 = m.cold("    --x-----------y--------z---|")
+            let subs = "       ^------------------!        "
+            let closings = [
+                m.cold("               ---------------s--|       "),
+                m.cold("                           -------s|     "),
+            ]
+            let closeSubs = [
+                "                  --^--------------!          ",
+                "                  --------------^----!        ",
+            ]
+            let expected = "   -----------------i-#        "
+            let values: [Character: [String]] = [
+                "i": ["b", "c", "d", "e"],
+            ]
+            let i = SelectorIndex()
+            let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
+            m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
         }
     }
 
