@@ -553,6 +553,7 @@ package enum StressCatalogue {
             CaptureResumeEndScenario(),
             ActivationOperatorsFloodScenario(),
             OperatorInputRaceScenario(),
+            DeepChainScenario(),
         ]
     }
 }

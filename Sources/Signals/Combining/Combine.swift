@@ -43,8 +43,8 @@ extension Signal {
     @inlinable
     func combinedNode2<U2>(_ s2: Signal<U2>) -> Signal<EitherResult2<T, U2>> {
         let node = SignalNode<EitherResult2<T, U2>>(variant: delivery, newGenerationOnDeactivate: true)
-        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } })
-        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } })
+        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.forward(.success(.result1(r))) } })
+        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.forward(.success(.result2(r))) } })
         // Each output is held by its record: a refused input gives back the ones taken
         // before it, and all of them come free when the node goes.
         guard takeOutput(for: r1) && s2.takeOutput(for: r2) else {
@@ -100,9 +100,9 @@ extension Signal {
     @inlinable
     func combinedNode3<U2, U3>(_ s2: Signal<U2>, _ s3: Signal<U3>) -> Signal<EitherResult3<T, U2, U3>> {
         let node = SignalNode<EitherResult3<T, U2, U3>>(variant: delivery, newGenerationOnDeactivate: true)
-        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } })
-        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } })
-        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } })
+        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.forward(.success(.result1(r))) } })
+        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.forward(.success(.result2(r))) } })
+        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.forward(.success(.result3(r))) } })
         // Each output is held by its record: a refused input gives back the ones taken
         // before it, and all of them come free when the node goes.
         guard takeOutput(for: r1) && s2.takeOutput(for: r2) && s3.takeOutput(for: r3) else {
@@ -161,10 +161,10 @@ extension Signal {
     @inlinable
     func combinedNode4<U2, U3, U4>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>) -> Signal<EitherResult4<T, U2, U3, U4>> {
         let node = SignalNode<EitherResult4<T, U2, U3, U4>>(variant: delivery, newGenerationOnDeactivate: true)
-        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } })
-        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } })
-        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } })
-        let r4 = FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.deliver(.success(.result4(r))) } })
+        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.forward(.success(.result1(r))) } })
+        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.forward(.success(.result2(r))) } })
+        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.forward(.success(.result3(r))) } })
+        let r4 = FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.forward(.success(.result4(r))) } })
         // Each output is held by its record: a refused input gives back the ones taken
         // before it, and all of them come free when the node goes.
         guard takeOutput(for: r1) && s2.takeOutput(for: r2) && s3.takeOutput(for: r3) && s4.takeOutput(for: r4) else {
@@ -226,11 +226,11 @@ extension Signal {
     @inlinable
     func combinedNode5<U2, U3, U4, U5>(_ s2: Signal<U2>, _ s3: Signal<U3>, _ s4: Signal<U4>, _ s5: Signal<U5>) -> Signal<EitherResult5<T, U2, U3, U4, U5>> {
         let node = SignalNode<EitherResult5<T, U2, U3, U4, U5>>(variant: delivery, newGenerationOnDeactivate: true)
-        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.deliver(.success(.result1(r))) } })
-        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.deliver(.success(.result2(r))) } })
-        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.deliver(.success(.result3(r))) } })
-        let r4 = FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.deliver(.success(.result4(r))) } })
-        let r5 = FeederRecord(ChainFeeder(upstream: s5, into: node) { n in SignalSink { r in n.deliver(.success(.result5(r))) } })
+        let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.forward(.success(.result1(r))) } })
+        let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.forward(.success(.result2(r))) } })
+        let r3 = FeederRecord(ChainFeeder(upstream: s3, into: node) { n in SignalSink { r in n.forward(.success(.result3(r))) } })
+        let r4 = FeederRecord(ChainFeeder(upstream: s4, into: node) { n in SignalSink { r in n.forward(.success(.result4(r))) } })
+        let r5 = FeederRecord(ChainFeeder(upstream: s5, into: node) { n in SignalSink { r in n.forward(.success(.result5(r))) } })
         // Each output is held by its record: a refused input gives back the ones taken
         // before it, and all of them come free when the node goes.
         guard takeOutput(for: r1) && s2.takeOutput(for: r2) && s3.takeOutput(for: r3) && s4.takeOutput(for: r4) && s5.takeOutput(for: r5) else {

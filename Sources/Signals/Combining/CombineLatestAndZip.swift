@@ -496,7 +496,7 @@ extension Signal {
         var records: [FeederRecord] = []
         records.reserveCapacity(signals.count)
         for (i, s) in signals.enumerated() {
-            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } })
+            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.forward(.success(Tagged(index: i, result: r))) } })
             guard s.takeOutput(for: record) else { return .duplicate(delivery: delivery, root: node) }
             records.append(record)
         }

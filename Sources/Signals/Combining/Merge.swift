@@ -22,7 +22,7 @@ extension Signal {
         // it, and all of them come free when the node goes.
         var records: [FeederRecord] = []
         for (i, s) in all.enumerated() {
-            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.deliver(.success(Tagged(index: i, result: r))) } })
+            let record = FeederRecord(ChainFeeder(upstream: s, into: node) { n in SignalSink { r in n.forward(.success(Tagged(index: i, result: r))) } })
             guard s.takeOutput(for: record) else { return .duplicate(delivery: delivery, root: node) }
             records.append(record)
         }

@@ -74,7 +74,7 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
             makeSink: { node in
                 SignalSink { r in
                     switch r {
-                    case .success: node.deliver(r)
+                    case .success: node.forward(r)
                     case .failure(let e):
                         if closePropagation.propagates(e) { _ = node.sendEnd(e, expectedActive: expected) }
                         // A source that ended is removed, whether or not its end closed the

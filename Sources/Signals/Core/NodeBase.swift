@@ -127,8 +127,17 @@ class NodeBase: @unchecked Sendable {
         }
     }
 
-    /// The second half of `updateActivation`: applies changes until none is pending.
+    /// The second half of `updateActivation`: applies changes until none is pending. Starting
+    /// a feeder attaches it to the node above, whose own activation runs inside this one: past
+    /// a bound, that nested run is deferred to the outermost run on this thread, which makes
+    /// it before it returns (`DepthBounds`), so a chain of any length activates and
+    /// deactivates in bounded stack.
     func runActivation() {
+        DepthBounds.current.runActivation(of: self)
+    }
+
+    /// Applies changes until none is pending (for `runActivation`, by the node's runner).
+    func applyActivationChanges() {
         while true {
             let step = activation.withLock { a -> (Bool, [FeederRecord], [FeederRecord])? in
                 if !a.dirty {

@@ -39,10 +39,11 @@ import Darwin
         self.end = { body(.failure($0)) }
     }
 
-    /// A sink that forwards everything into `node` (a chain feeding a node of its own).
+    /// A sink that forwards everything into `node` (a chain feeding a node of its own), in
+    /// bounded stack however many nodes are chained (`SignalNode.forward`).
     @inlinable init(forwardingInto node: SignalNode<T>) {
-        self.value = { node.deliver(.success($0)) }
-        self.end = { node.deliver(.failure($0)) }
+        self.value = { node.forward(.success($0)) }
+        self.end = { node.forward(.failure($0)) }
     }
 
     /// Delivers a result: its value to `value`, its end to `end`.
