@@ -212,8 +212,9 @@ final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
     }
 
     /// Values go to the handler until cancel or the end; the end only closes the terminal.
+    /// The sink names this terminal, so a `map` right in front of it calls `value(_:)` itself.
     @inlinable var sink: SignalSink<T> {
-        SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) })
+        SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) }, terminal: self)
     }
 
     /// The sink for a signal that attaches it behind a gate of its own
@@ -224,7 +225,8 @@ final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
         SignalSink(value: handler, end: { [self] e in endWithoutHandler(e) })
     }
 
-    @inlinable func value(_ v: T) {
+    /// The gate and the handler: nothing is delivered once the terminal is closed.
+    @inlinable @inline(__always) func value(_ v: T) {
         if closed.load(ordering: .relaxed) { return }
         handler(v)
     }

@@ -25,11 +25,25 @@ import Darwin
     @usableFromInline let value: @Sendable (T) -> Void
     /// Receives the end (at most once: a node delivers nothing after an end).
     @usableFromInline let end: @Sendable (SignalEnd) -> Void
+    /// The value subscription whose gated entry this sink is (`ValueTerminal.sink`); nil for
+    /// every other sink. A `map` stage right in front of it checks the terminal's gate and
+    /// calls its handler itself (`MapIntoTerminalStage`): `value` would do the same one
+    /// closure call further on (docs/design/fused-stages-and-fan-out.md).
+    @usableFromInline let terminal: ValueTerminal<T>?
 
     /// A sink with a path for values and one for the end.
     @inlinable package init(value: @escaping @Sendable (T) -> Void, end: @escaping @Sendable (SignalEnd) -> Void) {
         self.value = value
         self.end = end
+        self.terminal = nil
+    }
+
+    /// A value subscription's gated sink: `value` and `end` are the terminal's own paths.
+    @inlinable init(value: @escaping @Sendable (T) -> Void, end: @escaping @Sendable (SignalEnd) -> Void,
+                    terminal: ValueTerminal<T>) {
+        self.value = value
+        self.end = end
+        self.terminal = terminal
     }
 
     /// A sink that runs `body` for each result: for the stages that treat values and ends
@@ -37,12 +51,14 @@ import Darwin
     @inlinable package init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
         self.value = { body(.success($0)) }
         self.end = { body(.failure($0)) }
+        self.terminal = nil
     }
 
     /// A sink that forwards everything into `node` (a chain feeding a node of its own).
     @inlinable init(forwardingInto node: SignalNode<T>) {
         self.value = { node.deliver(.success($0)) }
         self.end = { node.deliver(.failure($0)) }
+        self.terminal = nil
     }
 
     /// Delivers a result: its value to `value`, its end to `end`.
