@@ -30,11 +30,20 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
     public final func send(value: T) -> SignalSendError? {
         let read = node.status.load(ordering: .relaxed)
         if _fastPath(read == expectedActive) {
+            // One precomputed byte picks the path (`SignalNode.sendPath`): a plain `.direct`
+            // node's synchronous delivery is inlined here, anything else is one call.
             let accepted: Bool
-            if _slowPath(node.newGenerationOnDeactivate) {
-                accepted = node.deliver(checked: .success(value), expectedActive: expectedActive)
-            } else {
-                accepted = node.deliver(.success(value))
+            switch node.sendPath {
+            case .lockFreeDirect:
+                accepted = node.queue._withUnsafeGuaranteedRef {
+                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.LockFreeQueue.self))
+                }
+            case .mutexDirect:
+                accepted = node.queue._withUnsafeGuaranteedRef {
+                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.MutexQueue.self))
+                }
+            case .outlined:
+                accepted = node.sendOutlined(value, expectedActive: expectedActive)
             }
             return _fastPath(accepted) ? nil : .disconnected
         }

@@ -71,6 +71,17 @@ import Darwin
     }
 }
 
+/// Which path an input's `send(value:)` takes into its node (`SignalNode.sendPath`).
+@usableFromInline
+enum NodeSendPath: UInt8, Sendable {
+    /// A `.direct` node of one activation on the lock-free variant: inlined into the send.
+    case lockFreeDirect
+    /// The same on the mutex variant.
+    case mutexDirect
+    /// An asynchronous node or a `generate` node's checked delivery: one outlined call.
+    case outlined
+}
+
 /// What travels through a node's delivery queue: values, and graph changes, which take their
 /// place in line so that they happen between two values and never reorder them.
 @usableFromInline
@@ -184,6 +195,13 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// `context != nil`, kept as a plain flag: testing the enum would copy it (and retain its
     /// payload) on every delivery.
     @usableFromInline let isAsync: Bool
+    /// How an input's `send(value:)` enters this node, decided once here: the variant's
+    /// synchronous path, inlined into the send, for a `.direct` node of one activation (what
+    /// `Signal.create` makes, the common case of a lone sender); everything else (an
+    /// asynchronous node, a `generate` node's checked delivery) goes through one outlined call.
+    /// One byte tested per send instead of three flags (`newGenerationOnDeactivate`, the
+    /// variant, `isAsync`).
+    @usableFromInline let sendPath: NodeSendPath
 
     /// The fused chain out of this node, boxed and retained by hand so a delivery calls it
     /// through a guaranteed reference (no retain/release per value); nil while nothing is
@@ -210,6 +228,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         if let c = context, !c.isDirect { self.context = c } else { self.context = nil }
         isAsync = self.context != nil
+        if isAsync || newGenerationOnDeactivate {
+            sendPath = .outlined
+        } else {
+            sendPath = variant == .lockFree ? .lockFreeDirect : .mutexDirect
+        }
         super.init(newGenerationOnDeactivate: newGenerationOnDeactivate)
     }
 
@@ -231,13 +254,30 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     @inlinable @inline(__always)
     func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {
-        let kind: QueueElementKind
-        if case .failure = result { kind = .end } else { kind = .value }
         if isAsync {
+            let kind: QueueElementKind
+            if case .failure = result { kind = .end } else { kind = .value }
             guard let claimed = q.enqueueAndClaimIfIdle(kind, .value(result)) else { return false }
             if claimed { scheduleDrain(q) }
             return true
         }
+        return deliverDirect(result, through: q)
+    }
+
+    /// A value sent by an input whose node takes the outlined path (`sendPath`): a `generate`
+    /// node's checked delivery, or an asynchronous node. Out of line, so the inlined send of
+    /// the common path carries neither; `@inlinable`, so it is still specialized for `T`.
+    @inlinable @inline(never)
+    func sendOutlined(_ value: T, expectedActive: Int) -> Bool {
+        if newGenerationOnDeactivate { return deliver(checked: .success(value), expectedActive: expectedActive) }
+        return deliver(.success(value))
+    }
+
+    /// `deliver(_:through:)` for a `.direct` node: the holder delivers on this thread.
+    @inlinable @inline(__always)
+    func deliverDirect<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {
+        let kind: QueueElementKind
+        if case .failure = result { kind = .end } else { kind = .value }
         switch q.claimOrEnqueue(kind, .value(result)) {
         case .claimed:
             if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) } }
