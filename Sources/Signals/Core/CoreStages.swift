@@ -28,6 +28,23 @@ final class MapStage<T: Sendable, U: Sendable>: @unchecked Sendable {
     @inlinable func value(_ v: T) { downstream(transform(v)) }
 }
 
+/// `map`'s value path when the next stage is a value subscription (`SignalSink.terminal`):
+/// the stage checks the terminal's gate and calls its handler itself, where `MapStage` would
+/// call the terminal's sink closure to do the same. One closure call (its frame and the
+/// terminal's context thunk) fewer per value. The gate is the same check in the same place,
+/// after the transform, so `cancel()` keeps its promise: once the terminal is closed the
+/// handler is not entered.
+@usableFromInline
+final class MapIntoTerminalStage<T: Sendable, U: Sendable>: @unchecked Sendable {
+    @usableFromInline let transform: @Sendable (T) -> U
+    @usableFromInline let terminal: ValueTerminal<U>
+    @inlinable init(_ transform: @escaping @Sendable (T) -> U, _ terminal: ValueTerminal<U>) {
+        self.transform = transform
+        self.terminal = terminal
+    }
+    @inlinable func value(_ v: T) { terminal.value(transform(v)) }
+}
+
 /// Stateful `map`'s value path, with the state of one activation. Touched only inside the
 /// stage's deliveries, which its node serializes.
 @usableFromInline
@@ -162,6 +179,10 @@ extension Signal {
     public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             // The end goes straight to the downstream end: only values pass through here.
+            if let terminal = sink.terminal {
+                let stage = MapIntoTerminalStage(transform, terminal)
+                return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
+            }
             let stage = MapStage(transform, sink.value)
             return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
         }

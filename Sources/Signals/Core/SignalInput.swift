@@ -30,11 +30,20 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
     public final func send(value: T) -> SignalSendError? {
         let read = node.status.load(ordering: .relaxed)
         if _fastPath(read == expectedActive) {
+            // One precomputed byte picks the path (`SignalNode.sendPath`): a plain `.direct`
+            // node's synchronous delivery is inlined here, anything else is one call.
             let accepted: Bool
-            if _slowPath(node.newGenerationOnDeactivate) {
-                accepted = node.deliver(checked: .success(value), expectedActive: expectedActive)
-            } else {
-                accepted = node.deliver(.success(value))
+            switch node.sendPath {
+            case .lockFreeDirect:
+                accepted = node.queue._withUnsafeGuaranteedRef {
+                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.LockFreeQueue.self))
+                }
+            case .mutexDirect:
+                accepted = node.queue._withUnsafeGuaranteedRef {
+                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.MutexQueue.self))
+                }
+            case .outlined:
+                accepted = node.sendOutlined(value, expectedActive: expectedActive)
             }
             return _fastPath(accepted) ? nil : .disconnected
         }
@@ -212,8 +221,9 @@ final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
     }
 
     /// Values go to the handler until cancel or the end; the end only closes the terminal.
+    /// The sink names this terminal, so a `map` right in front of it calls `value(_:)` itself.
     @inlinable var sink: SignalSink<T> {
-        SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) })
+        SignalSink(value: { [self] v in value(v) }, end: { [self] e in endWithoutHandler(e) }, terminal: self)
     }
 
     /// The sink for a signal that attaches it behind a gate of its own
@@ -224,7 +234,8 @@ final class ValueTerminal<T: Sendable>: OutputTerminal, @unchecked Sendable {
         SignalSink(value: handler, end: { [self] e in endWithoutHandler(e) })
     }
 
-    @inlinable func value(_ v: T) {
+    /// The gate and the handler: nothing is delivered once the terminal is closed.
+    @inlinable @inline(__always) func value(_ v: T) {
         if closed.load(ordering: .relaxed) { return }
         handler(v)
     }

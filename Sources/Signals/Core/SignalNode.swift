@@ -25,11 +25,25 @@ import Darwin
     @usableFromInline let value: @Sendable (T) -> Void
     /// Receives the end (at most once: a node delivers nothing after an end).
     @usableFromInline let end: @Sendable (SignalEnd) -> Void
+    /// The value subscription whose gated entry this sink is (`ValueTerminal.sink`); nil for
+    /// every other sink. A `map` stage right in front of it checks the terminal's gate and
+    /// calls its handler itself (`MapIntoTerminalStage`): `value` would do the same one
+    /// closure call further on (docs/design/fused-stages-and-fan-out.md).
+    @usableFromInline let terminal: ValueTerminal<T>?
 
     /// A sink with a path for values and one for the end.
     @inlinable package init(value: @escaping @Sendable (T) -> Void, end: @escaping @Sendable (SignalEnd) -> Void) {
         self.value = value
         self.end = end
+        self.terminal = nil
+    }
+
+    /// A value subscription's gated sink: `value` and `end` are the terminal's own paths.
+    @inlinable init(value: @escaping @Sendable (T) -> Void, end: @escaping @Sendable (SignalEnd) -> Void,
+                    terminal: ValueTerminal<T>) {
+        self.value = value
+        self.end = end
+        self.terminal = terminal
     }
 
     /// A sink that runs `body` for each result: for the stages that treat values and ends
@@ -37,6 +51,7 @@ import Darwin
     @inlinable package init(_ body: @escaping @Sendable (Result<T, SignalEnd>) -> Void) {
         self.value = { body(.success($0)) }
         self.end = { body(.failure($0)) }
+        self.terminal = nil
     }
 
     /// A sink that forwards everything into `node` (a chain feeding a node of its own), in
@@ -44,6 +59,7 @@ import Darwin
     @inlinable init(forwardingInto node: SignalNode<T>) {
         self.value = { node.forward(.success($0)) }
         self.end = { node.forward(.failure($0)) }
+        self.terminal = nil
     }
 
     /// Delivers a result: its value to `value`, its end to `end`.
@@ -54,6 +70,17 @@ import Darwin
         case .failure(let e): end(e)
         }
     }
+}
+
+/// Which path an input's `send(value:)` takes into its node (`SignalNode.sendPath`).
+@usableFromInline
+enum NodeSendPath: UInt8, Sendable {
+    /// A `.direct` node of one activation on the lock-free variant: inlined into the send.
+    case lockFreeDirect
+    /// The same on the mutex variant.
+    case mutexDirect
+    /// An asynchronous node or a `generate` node's checked delivery: one outlined call.
+    case outlined
 }
 
 /// What travels through a node's delivery queue: values, and graph changes, which take their
@@ -169,6 +196,13 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// `context != nil`, kept as a plain flag: testing the enum would copy it (and retain its
     /// payload) on every delivery.
     @usableFromInline let isAsync: Bool
+    /// How an input's `send(value:)` enters this node, decided once here: the variant's
+    /// synchronous path, inlined into the send, for a `.direct` node of one activation (what
+    /// `Signal.create` makes, the common case of a lone sender); everything else (an
+    /// asynchronous node, a `generate` node's checked delivery) goes through one outlined call.
+    /// One byte tested per send instead of three flags (`newGenerationOnDeactivate`, the
+    /// variant, `isAsync`).
+    @usableFromInline let sendPath: NodeSendPath
 
     /// The fused chain out of this node, boxed and retained by hand so a delivery calls it
     /// through a guaranteed reference (no retain/release per value); nil while nothing is
@@ -195,6 +229,11 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         if let c = context, !c.isDirect { self.context = c } else { self.context = nil }
         isAsync = self.context != nil
+        if isAsync || newGenerationOnDeactivate {
+            sendPath = .outlined
+        } else {
+            sendPath = variant == .lockFree ? .lockFreeDirect : .mutexDirect
+        }
         super.init(newGenerationOnDeactivate: newGenerationOnDeactivate)
     }
 
@@ -216,13 +255,30 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     @inlinable @inline(__always)
     func deliver<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {
-        let kind: QueueElementKind
-        if case .failure = result { kind = .end } else { kind = .value }
         if isAsync {
+            let kind: QueueElementKind
+            if case .failure = result { kind = .end } else { kind = .value }
             guard let claimed = q.enqueueAndClaimIfIdle(kind, .value(result)) else { return false }
             if claimed { scheduleDrain(q) }
             return true
         }
+        return deliverDirect(result, through: q)
+    }
+
+    /// A value sent by an input whose node takes the outlined path (`sendPath`): a `generate`
+    /// node's checked delivery, or an asynchronous node. Out of line, so the inlined send of
+    /// the common path carries neither; `@inlinable`, so it is still specialized for `T`.
+    @inlinable @inline(never)
+    func sendOutlined(_ value: T, expectedActive: Int) -> Bool {
+        if newGenerationOnDeactivate { return deliver(checked: .success(value), expectedActive: expectedActive) }
+        return deliver(.success(value))
+    }
+
+    /// `deliver(_:through:)` for a `.direct` node: the holder delivers on this thread.
+    @inlinable @inline(__always)
+    func deliverDirect<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {
+        let kind: QueueElementKind
+        if case .failure = result { kind = .end } else { kind = .value }
         switch q.claimOrEnqueue(kind, .value(result)) {
         case .claimed:
             if let box = outputBox { box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) } }
