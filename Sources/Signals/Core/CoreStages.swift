@@ -180,7 +180,8 @@ extension Signal {
         hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
             // The end goes straight to the downstream end: only values pass through here.
             if let terminal = sink.terminal {
-                let stage = MapIntoTerminalStage(transform, terminal)
+                // Only `ValueTerminal<U>.sink` sets it on a `SignalSink<U>`.
+                let stage = MapIntoTerminalStage(transform, unsafeDowncast(terminal, to: ValueTerminal<U>.self))
                 return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
             }
             let stage = MapStage(transform, sink.value)
