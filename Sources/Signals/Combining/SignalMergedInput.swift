@@ -60,7 +60,9 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     ///   - closePropagation: which of the source's ends close the merged signal.
     ///   - removeOnDeactivate: whether the source is removed when the merged signal is
     ///     deactivated (CwlSignal's `removeOnDeactivate`); by default it stays and runs again
-    ///     on the next activation.
+    ///     on the next activation. Every deactivation counts, a junction's `disconnect()`
+    ///     followed at once by `bind(to:)` included (CwlSignal's code never removes the
+    ///     source: README, "Where Signals differs from CwlSignal").
     /// - Returns: nil when added; otherwise why not, and nothing changed:
     ///   `SignalBindError.duplicate` if the source's output is taken, `.loop` if the merged
     ///   signal feeds `source`.

@@ -24,10 +24,11 @@ import Musl
 @usableFromInline
 final class DepthBounds {
     /// How many activation runs, and separately how many node-to-node hand-overs, nest on one
-    /// thread before the next is deferred: deep enough that no ordinary graph reaches it,
-    /// shallow enough that both together (a replay inside an activation inside a delivery …)
-    /// stay well inside a 512 KiB stack in a debug build.
-    @inlinable static var maxDepth: Int { 32 }
+    /// thread before the next is deferred: deep enough that ordinary graphs rarely reach it,
+    /// shallow enough that both together (a replay inside an activation inside a delivery …),
+    /// each with a fused chain of up to `Signal.fusedDepthLimit` stages inside, stay well
+    /// inside a 512 KiB stack in a debug build (8 × 64 stages nest about 1,100 frames).
+    @inlinable static var maxDepth: Int { 8 }
 
     // Every field is touched only by its own thread (the object is reached only through the
     // thread's key), so none needs the runtime's exclusivity checks: on the hand-over path

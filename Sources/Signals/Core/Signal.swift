@@ -58,13 +58,28 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// False wherever fused stages (user code) run between the gate and the sink.
     @usableFromInline let attachesBehindGate: Bool
 
+    /// How many fused stages this signal's chain holds since the last node. Attaching a fused
+    /// chain, and a value going through it, nest one call per stage; past
+    /// `fusedDepthLimit` stages the next stage starts behind a node of its own
+    /// (`fusedChainBoundary()`), whose activation and hand-overs run in bounded stack
+    /// (`DepthBounds`), so a chain of any length fits a 512 KiB stack.
+    @usableFromInline let fusedDepth: Int
+
+    /// The most fused stages between two nodes: deep enough that no chain a person writes by
+    /// hand meets it (its cost is one node per this many stages), shallow enough that
+    /// `DepthBounds.maxDepth` nested runs of it (activations or hand-overs, each attaching or
+    /// delivering through a whole run) fit a 512 KiB stack in a debug build.
+    @usableFromInline static var fusedDepthLimit: Int { 64 }
+
     @usableFromInline
     init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil, attachesBehindGate: Bool = false,
+         fusedDepth: Int = 0,
          attachChain: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.delivery = delivery
         self.root = root
         self.upstreamClaim = upstreamClaim
         self.attachesBehindGate = attachesBehindGate
+        self.fusedDepth = fusedDepth
         self.attachChain = attachChain
     }
 
@@ -194,10 +209,20 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// and returns the sink for this stage (so per-activation state starts afresh).
     @inlinable
     func appending<U>(_ build: @escaping @Sendable (SignalSink<U>) -> SignalSink<T>) -> Signal<U> {
+        if fusedDepth >= Self.fusedDepthLimit { return fusedChainBoundary().appending(build) }
         let claim = OutputClaim()
         guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal<U>(delivery: delivery, root: root, upstreamClaim: claim) { sink in upstream(build(sink)) }
+        return Signal<U>(delivery: delivery, root: root, upstreamClaim: claim, fusedDepth: fusedDepth &+ 1) { sink in
+            upstream(build(sink))
+        }
+    }
+
+    /// This signal behind a `.direct` node of its own, which ends the fused chain: the stages
+    /// appended to the result nest from the node, not from this chain's root.
+    @usableFromInline
+    func fusedChainBoundary() -> Signal<T> {
+        hopToNode(.direct)
     }
 
     /// This signal's values delivered through a node of its own on `context`, which serializes

@@ -132,6 +132,54 @@ import Testing
         }
     }
 
+    /// CwlSignal's `testMergeSet`: four sources in a merged input behind a junction, the
+    /// junction disconnected and bound again at once, one source removed by hand. CwlSignal's
+    /// test expects the `removeOnDeactivate: true` source's `8` after the rebind: its code never
+    /// removes such a source (the processor's output activation count is cleared just before
+    /// `lastOutputDeactivatedInternal` reads it, so its guard returns). Signals removes it at the
+    /// merged signal's deactivation, as the parameter says: `8` is not delivered (README,
+    /// "Where Signals differs from CwlSignal").
+    @Test(arguments: variants) func mergeSet(_ v: DeliveryVariant) {
+        let (merged, mergeSignal) = Signal<Int>.createMergedInput(delivery: v)
+        let (input, out) = Signal<Int>.create(delivery: v)
+        let r = Recorder(out)
+        let junction = mergeSignal.junction()
+        #expect(junction.bind(to: input) == nil)
+
+        let (input1, signal1) = Signal<Int>.create(delivery: v)
+        let (input2, signal2) = Signal<Int>.create(delivery: v)
+        let (input3, signal3) = Signal<Int>.create(delivery: v)
+        let (input4, signal4) = Signal<Int>.create(delivery: v)
+        let cached4 = signal4.cacheUntilActive()
+        #expect(merged.add(signal1.cacheUntilActive(), closePropagation: .none, removeOnDeactivate: false) == nil)
+        #expect(merged.add(signal2.cacheUntilActive(), closePropagation: .all, removeOnDeactivate: false) == nil)
+        #expect(merged.add(signal3.cacheUntilActive(), closePropagation: .none, removeOnDeactivate: true) == nil)
+        #expect(merged.add(cached4, closePropagation: .none, removeOnDeactivate: false) == nil)
+
+        input1.send(value: 3)
+        input2.send(value: 4)
+        input3.send(value: 5)
+        input4.send(value: 9)
+        input1.complete()
+
+        let reconnectable = junction.disconnect()
+        #expect(reconnectable != nil)
+        if let reconnectable { #expect(junction.bind(to: reconnectable) == nil) }
+
+        #expect(merged.remove(cached4))
+
+        input1.send(value: 6)
+        input2.send(value: 7)
+        input3.send(value: 8)
+        input4.send(value: 10)
+        input2.complete()
+        input3.complete()
+
+        // CwlSignal: [3, 4, 5, 9, 7, 8] (see above).
+        #expect(r.values == [3, 4, 5, 9, 7])
+        #expect(r.end == .complete)
+    }
+
     /// Disconnecting pauses the upstream (deactivates it); reconnecting starts it again.
     @Test(arguments: variants) func reconnector(_ v: DeliveryVariant) {
         let source = CountingSource(v)

@@ -33,6 +33,28 @@ func onThread(stackSize: Int = 512 * 1024, _ body: @escaping @Sendable () -> Voi
             withExtendedLifetime(input) {}
         }
     }
+
+    /// A million fused stages subscribed, sent through, cancelled and released: attaching a
+    /// fused chain and a value crossing it nest one call per stage, so a node ends the fusion
+    /// every `fusedDepthLimit` stages and the nodes hand over in bounded stack.
+    @Test(arguments: DeliveryVariant.allCases)
+    func aMillionStageChainIsSubscribedSentThroughAndReleased(_ variant: DeliveryVariant) {
+        let received = Mutex<[Int]>([])
+        onThread {
+            let (input, s0) = Signal<Int>.create(delivery: variant)
+            var s = s0.map { $0 }
+            for _ in 1..<1_000_000 { s = s.map { $0 &+ 1 } }
+            var output: SignalOutput<Int>? = s.subscribeValues { v in received.withLock { $0.append(v) } }
+            s = Signal<Int>.just(0)
+            input.send(value: 1)
+            input.send(value: 2)
+            output?.cancel()
+            input.send(value: 3)
+            output = nil
+            withExtendedLifetime(input) {}
+        }
+        #expect(received.withLock { $0 } == [1_000_000, 1_000_001])
+    }
 }
 
 /// `merge(sequence:)` of very many sources: one node with a feeder per source.
