@@ -15,7 +15,8 @@ import Synchronization
 
 /// Errors produced by the library's operators (carried as `SignalEnd.other(_:)`).
 public enum SignalOperatorError: Error, Sendable, Equatable {
-    /// `timeout(interval:resetOnValue:context:)` fired before the signal ended.
+    /// `timeout(interval:resetOnValue:context:)`, `timeout(first:each:context:)` or
+    /// `timeout(firstBy:each:context:)` fired before the signal ended.
     case timeout
     /// `single()` saw no value before the signal completed.
     case noElements

@@ -6,17 +6,11 @@ import Testing
 // `SignalOperatorError.timeout`; `timeout({ each: t, with: () => inner })` is that followed by
 // a `catchError` that continues with `inner` on `.timeout` only (`timeout(_:switchingTo:)` below).
 //
+// `timeout({ first: t })` is `timeout(first: t, context: m.context)`, and a `Date` for `first`
+// (the test scheduler's frames counted from zero) is `timeout(firstBy: t, context:
+// m.context)`, a reading of the virtual clock, whose origin is frame zero.
+//
 // Not written (needs a form Signals lacks):
-// - a deadline for the first value only, or an absolute `Date` (`timeout({ first })`,
-//   `timeout(first:each:context:)`): "should not timeout if source completes within absolute
-//   timeout period" (and its second case), "should timeout at a specified Date" (and its second
-//   case), "should timeout at a specified time for first value only", "should not timeout for
-//   long delays if only first is specified", "should not timeout for long delays if only first
-//   is specified as Date", "should timeout for long delays if first is specified as Date AND
-//   each is specified", "should timeout at a specified date then subscribe to the passed
-//   observable", "should not timeout if source completes within specified Date", "should not
-//   timeout if source raises error within specified Date", "should not timeout if source emits
-//   synchronously when subscribed".
 // - the timeout error's `info` (`seen`, `meta`, `lastValue`; `SignalOperatorError.timeout`
 //   carries none): "should emit and TimeoutError on timeout with appropriate due as number"
 //   (and its second case), "should emit and TimeoutError on timeout with appropriate due as
@@ -26,6 +20,14 @@ private extension Signal {
     /// RxJS's `timeout({ each: interval, with: () => other })`: on timeout, continues with `other`.
     func timeout(_ m: MarbleTest, _ interval: Duration, switchingTo other: Signal<T>) -> Signal<T> {
         timeout(interval: interval, context: m.context).catchError { error in
+            if let e = error as? SignalOperatorError, e == .timeout { return other }
+            return Signal<T>.failing(error, delivery: m.variant)
+        }
+    }
+
+    /// RxJS's `timeout({ first: new Date(deadline), with: () => other })`.
+    func timeout(_ m: MarbleTest, firstBy deadline: Duration, switchingTo other: Signal<T>) -> Signal<T> {
+        timeout(firstBy: deadline, context: m.context).catchError { error in
             if let e = error as? SignalOperatorError, e == .timeout { return other }
             return Signal<T>.failing(error, delivery: m.variant)
         }
@@ -360,6 +362,158 @@ struct TimeoutConformanceTests {
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
             m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    // MARK: - A deadline for the first value (`first`), relative or absolute
+
+    @Test("should not timeout if source completes within absolute timeout period", arguments: variants) func shouldNotTimeoutIfSourceCompletesWithinAbsoluteTimeoutPeriod(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--|")
+            let t = m.time("  --------------------|")
+            let e1subs = "    ^----------------!"
+            let expected = "  --a--b--c--d--e--|"
+            m.expectSignal(e1.signal.timeout(firstBy: t, context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not timeout if source completes within absolute timeout period (second case, without meta)", arguments: variants) func shouldNotTimeoutIfSourceCompletesWithinAbsoluteTimeoutPeriodSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c--d--e--|")
+            let t = m.time("  --------------------|")
+            let e1subs = "    ^----------------!"
+            let expected = "  --a--b--c--d--e--|"
+            m.expectSignal(e1.signal.timeout(firstBy: t, context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout at a specified Date", arguments: variants) func shouldTimeoutAtASpecifiedDate(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -")
+            let t = m.time("  ----------|")
+            let e1subs = "    ^---------!"
+            let expected = "  ----------#"
+            let result = e1.signal.timeout(firstBy: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout at a specified Date (second case, without meta)", arguments: variants) func shouldTimeoutAtASpecifiedDateSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -")
+            let t = m.time("  ----------|")
+            let e1subs = "    ^---------!"
+            let expected = "  ----------#"
+            let result = e1.signal.timeout(firstBy: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout at a specified time for first value only", arguments: variants) func shouldTimeoutAtASpecifiedTimeForFirstValueOnly(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -")
+            let t = m.time("  ----------|")
+            let e1subs = "    ^---------!"
+            let expected = "  ----------#"
+            let result = e1.signal.timeout(first: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not timeout for long delays if only first is specified", arguments: variants) func shouldNotTimeoutForLongDelaysIfOnlyFirstIsSpecified(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" ---a-----------------------b---|")
+            let t = m.time("     ----------|")
+            let e1subs = "    ^------------------------------!"
+            let expected = "  ---a-----------------------b---|"
+            let result = e1.signal.timeout(first: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should not timeout for long delays if only first is specified as Date", arguments: variants) func shouldNotTimeoutForLongDelaysIfOnlyFirstIsSpecifiedAsDate(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold(" ---a-----------------------b---|")
+            let t = m.time("  ----------|")
+            let e1subs = "    ^------------------------------!"
+            let expected = "  ---a-----------------------b---|"
+            let result = e1.signal.timeout(firstBy: t, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout for long delays if first is specified as Date AND each is specified", arguments: variants) func shouldTimeoutForLongDelaysIfFirstIsSpecifiedAsDateANDEachIsSpecified(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold("   ---a-----------------------b---|")
+            let first = m.time("-------------|")
+            let each = m.time("    ------|")
+            let e1subs = "      ^--------!"
+            let expected = "    ---a-----#"
+            let result = e1.signal.timeout(firstBy: first, each: each, context: m.context)
+            m.expectSignal(result).toBe(expected, error: Self.timeoutError)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should timeout at a specified date then subscribe to the passed observable", arguments: variants) func shouldTimeoutAtASpecifiedDateThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
+        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+            marbleTest(variant) { m in
+                let source = m.cold("  -")
+                let sourceSubs = "     ^---------!           "
+                let t = m.time("       ----------|")
+                let inner = m.cold("             --x--y--z--|")
+                let innerSubs = "      ----------^----------!"
+                let expected = "       ------------x--y--z--|"
+                let result = source.signal.timeout(m, firstBy: t, switchingTo: inner.signal)
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
+            }
+        }
+    }
+
+    @Test("should not timeout if source completes within specified Date", arguments: variants) func shouldNotTimeoutIfSourceCompletesWithinSpecifiedDate(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("--a--b--c--d--e--|   ")
+            let t = m.time("    --------------------|")
+            let sourceSubs = "  ^----------------!   "
+            let inner = m.cold("--x--|            ")
+            let expected = "    --a--b--c--d--e--|   "
+            let result = source.signal.timeout(m, firstBy: t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    @Test("should not timeout if source raises error within specified Date", arguments: variants) func shouldNotTimeoutIfSourceRaisesErrorWithinSpecifiedDate(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("---a---#           ")
+            let t = m.time("       ----------|     ")
+            let sourceSubs = "  ^------!           "
+            let inner = m.cold("             --x--|")
+            let expected = "    ---a---#           "
+            let result = source.signal.timeout(m, firstBy: t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe([])
+        }
+    }
+
+    @Test("should not timeout if source emits synchronously when subscribed", arguments: variants) func shouldNotTimeoutIfSourceEmitsSynchronouslyWhenSubscribed(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            // RxJS `of('a').concat(NEVER)`: a value at subscription, then nothing.
+            let source = Signal<String>.never(delivery: variant).startWith("a")
+            let t = m.time("  ---|")
+            let expected = "  a---"
+            m.expectSignal(source.timeout(firstBy: t, context: m.context), unsubscription: "^---!").toBe(expected)
         }
     }
 }
