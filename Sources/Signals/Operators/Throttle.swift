@@ -1,4 +1,5 @@
-// `throttle(interval:latest:context:)`: ReactiveX's throttle, beside `throttleFirst` and
+// `throttle(interval:latest:context:)` and `throttle(interval:leading:latest:context:)`:
+// ReactiveX's throttle, beside `throttleFirst` and
 // `throttleLast` (Time.swift).
 //
 // State: the window's timer and its number, the latest value waiting for the window's end,
@@ -35,8 +36,45 @@ extension Signal {
     ///     `.custom(VirtualTimeContext())` in tests).
     /// - Returns: the signal of the values let through.
     public func throttle(interval: Duration, latest: Bool, context: Exec = .global) -> Signal<T> {
-        // Without `latest` it is `throttleFirst`, whose window includes its last instant on
-        // the clock: a value exactly `interval` after the last one is dropped however it is
+        throttle(interval: interval, leading: true, latest: latest, context: context)
+    }
+
+    /// `throttle(interval:latest:context:)` with a choice of whether the value that opens a
+    /// window is emitted at once (`leading`, RxJS `throttleTime(d, { leading, trailing:
+    /// latest })`). With `leading` false a value arriving with no window open is held and
+    /// opens a window; with `latest` the window's latest value (that one, or a later one) is
+    /// emitted when the window ends, and starts a new window (RxJS `restartOnTrailing`); a
+    /// window with no value in it ends without starting another. With both false nothing is
+    /// ever emitted (the end still passes at once), as in RxJS.
+    ///
+    /// At the instant a window ends, a value the stage sees before the window's timer belongs
+    /// to that window (emitted at its end); one it sees after it opens the next window (with
+    /// `leading` false it waits for that window's end). On `VirtualTimeContext` and a serial
+    /// queue the earlier-scheduled of the two runs first.
+    ///
+    /// Ends, limits, concurrency and release as `throttle(interval:latest:context:)`: a
+    /// completion while a value waits for its window's end (`latest` true) is held until that
+    /// end; an error or cancellation passes at once and drops the waiting value. An `interval`
+    /// of zero or less emits every value at once (when `leading` or `latest`); one of
+    /// `Exec.neverDelay` or more never ends the first window: with `leading` only the first
+    /// value is emitted, without it none, and the completion passes at once.
+    ///
+    /// - Parameters:
+    ///   - interval: how long a window lasts after the value or emission that opens it.
+    ///   - leading: whether a value arriving with no window open is emitted at once.
+    ///   - latest: whether the latest value of a window is emitted at its end.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the values let through.
+    public func throttle(interval: Duration, leading: Bool, latest: Bool, context: Exec = .global) -> Signal<T> {
+        // Neither edge: RxJS emits nothing and passes the end.
+        if !leading && !latest {
+            return transform { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
+                if case .failure(let end) = r { next.send(end: end) }
+            }
+        }
+        // Leading only is `throttleFirst`, whose window includes its last instant on the
+        // clock: a value exactly `interval` after the last one is dropped however it is
         // ordered against this stage's timer at that instant.
         if !latest { return throttleFirst(interval: interval, context: context) }
         if interval <= .zero { return transform { (r: Result<T, SignalEnd>, next: SignalNext<T>) in next.send(result: r) } }
@@ -54,10 +92,16 @@ extension Signal {
             case .activated:
                 break
             case .upstream(.success(let v)):
-                if s.window == nil {
+                if s.window == nil && leading {
                     emitAndOpenWindow(v)
-                } else if latest && !never {
-                    s.waiting = v
+                } else {
+                    if s.window == nil {
+                        // Trailing only: the value opens a window and waits for its end.
+                        s.generation += 1
+                        s.window = channel.schedule(after: interval, on: context, s.generation)
+                    }
+                    // A window of `Exec.neverDelay` or more never ends: nothing waits for it.
+                    if !never { s.waiting = v }
                 }
             case .upstream(.failure(.complete)) where s.waiting != nil && s.window != nil:
                 s.completed = true

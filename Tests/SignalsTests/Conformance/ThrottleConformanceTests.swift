@@ -8,12 +8,11 @@ import Testing
 // `throttle(interval: t, latest: true, context: m.context)`. ThrottleFirstConformanceTests
 // ports the leading-only cases on `throttleFirst` as well.
 //
+// `throttleTime(t, { leading: false, trailing: true })` (trailing only) is `throttle(interval: t,
+// leading: false, latest: true, context: m.context)`.
+//
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks): `{ leading: false, trailing: true }`, a throttle that
-// holds each window's latest value and emits none at once:
-// - "should immediately emit the last value in each time window"
-// - "should emit the last throttled value when complete"
-// - "should emit the value if only a single one is given" (second case)
+// Not written: none.
 
 @Suite("throttle(interval:latest:) — rxjs spec/operators/throttleTime-spec.ts")
 struct ThrottleConformanceTests {
@@ -159,4 +158,39 @@ struct ThrottleConformanceTests {
         }
     }
 
+    @Test("should immediately emit the last value in each time window", arguments: variants) func shouldImmediatelyEmitTheLastValueInEachTimeWindow(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  -a-xy-----b--x--cxxx--|")
+            let e1subs = "    ^---------------------!"
+            let t = m.time("   ----|                 ")
+            //                 ----|---|----|---|---|
+            let expected = "  -----y--------x---x---(x|)"
+            let result = e1.signal.throttle(interval: t, leading: false, latest: true, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should emit the last throttled value when complete", arguments: variants) func shouldEmitTheLastThrottledValueWhenComplete(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  -a-xy-----b--x--cxx-|")
+            let e1subs = "    ^-------------------!"
+            let t = m.time("   ----|               ")
+            //                 ----|---|----|---|---|
+            let expected = "  -----y--------x---x-|"
+            let result = e1.signal.throttle(interval: t, leading: false, latest: true, context: m.context)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should emit the value if only a single one is given (second case)", arguments: variants) func shouldEmitTheValueIfOnlyASingleOneIsGivenSecondCase(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  -a--------------------|")
+            let t = m.time("   ----|                 ")
+            let expected = "  -----a----------------|"
+            let result = e1.signal.throttle(interval: t, leading: false, latest: true, context: m.context)
+            m.expectSignal(result).toBe(expected)
+        }
+    }
 }

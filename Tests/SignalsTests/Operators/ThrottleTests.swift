@@ -1,7 +1,8 @@
 import Signals
 import Testing
 
-/// `throttle(interval:latest:context:)`: ReactiveX's throttle, in virtual time.
+/// `throttle(interval:latest:context:)` and `throttle(interval:leading:latest:context:)`:
+/// ReactiveX's throttle, in virtual time.
 @Suite struct ThrottleTests {
     static let variants = DeliveryVariant.allCases
 
@@ -114,5 +115,100 @@ import Testing
         }
         #expect(reset.first == [1])
         #expect(reset.second == [3], "no window is left over from the first activation")
+    }
+
+    // MARK: - Trailing only (`leading: false`)
+
+    @Test(arguments: variants) func trailingOnlyHoldsEachWindowsLatestValueUntilItsEnd(_ v: DeliveryVariant) {
+        // 1 opens a window at 0 (not sent); 3 is the latest at 10 and opens the next; 4 goes
+        // at 20 and opens one that ends empty at 30; 5 at 35 opens a window, sent at 45.
+        let got = timeline(v, [(1, 0), (2, 3), (3, 6), (4, 12), (5, 35)]) {
+            $0.throttle(interval: .seconds(10), leading: false, latest: true, context: $1)
+        }
+        #expect(got == ["3@10", "4@20", "5@45"])
+        let single = timeline(v, [(1, 0)]) {
+            $0.throttle(interval: .seconds(10), leading: false, latest: true, context: $1)
+        }
+        #expect(single == ["1@10"], "a lone value waits for its window's end")
+        let leadingForm = timeline(v, [(1, 0), (2, 3), (3, 6), (4, 12), (5, 35)]) {
+            $0.throttle(interval: .seconds(10), leading: true, latest: true, context: $1)
+        }
+        let latestForm = timeline(v, [(1, 0), (2, 3), (3, 6), (4, 12), (5, 35)]) {
+            $0.throttle(interval: .seconds(10), latest: true, context: $1)
+        }
+        #expect(leadingForm == latestForm, "`leading: true` is `throttle(interval:latest:)`")
+    }
+
+    @Test(arguments: variants) func trailingOnlyEnds(_ v: DeliveryVariant) {
+        let held = timeline(v, [(1, 0), (2, 3)], endAt: 5) {
+            $0.throttle(interval: .seconds(10), leading: false, latest: true, context: $1)
+        }
+        #expect(held == ["2@10", "complete@10"], "the completion waits for the waiting value")
+        let empty = timeline(v, [], endAt: 5) {
+            $0.throttle(interval: .seconds(10), leading: false, latest: true, context: $1)
+        }
+        #expect(empty == ["complete@5"])
+        let vt = VirtualTimeContext()
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let rec = Recorder(signal.throttle(interval: .seconds(10), leading: false, latest: true, context: .custom(vt)))
+        input.send(value: 1)
+        input.send(end: .other(TestError.boom))
+        vt.advance(by: .seconds(20))
+        #expect(rec.values == [])
+        #expect(rec.end == .boom, "an error passes at once and drops the waiting value")
+        #expect(vt.pendingCount == 0)
+    }
+
+    @Test(arguments: variants) func neitherEdgeSendsNothingButTheEnd(_ v: DeliveryVariant) {
+        let got = timeline(v, [(1, 0), (2, 3), (3, 30)], endAt: 40) {
+            $0.throttle(interval: .seconds(10), leading: false, latest: false, context: $1)
+        }
+        #expect(got == ["complete@40"])
+    }
+
+    @Test(arguments: variants) func trailingOnlyDurationsAtTheirLimits(_ v: DeliveryVariant) {
+        let zero = timeline(v, [(1, 0), (2, 0), (3, 1)], endAt: 2) {
+            $0.throttle(interval: .zero, leading: false, latest: true, context: $1)
+        }
+        #expect(zero == ["1@0", "2@0", "3@1", "complete@2"])
+        let negative = timeline(v, [(1, 0), (2, 0)]) {
+            $0.throttle(interval: .seconds(-5), leading: false, latest: true, context: $1)
+        }
+        #expect(negative == ["1@0", "2@0"])
+        let never = timeline(v, [(1, 0), (2, 1), (3, 50)], endAt: 60) {
+            $0.throttle(interval: Exec.neverDelay, leading: false, latest: true, context: $1)
+        }
+        #expect(never == ["complete@60"], "a window that never ends sends nothing")
+        let huge = timeline(v, [(1, 0)], endAt: 60) {
+            $0.throttle(interval: .seconds(Int64.max), leading: false, latest: true, context: $1)
+        }
+        #expect(huge == ["complete@60"])
+    }
+
+    @Test(arguments: variants) func trailingOnlyReleasesEverythingOnCancel(_ v: DeliveryVariant) {
+        let vt = VirtualTimeContext()
+        let released = Flagged()
+        do {
+            let (input, signal) = Signal<Canary>.create(delivery: v)
+            let output = signal.throttle(interval: .seconds(10), leading: false, latest: true, context: .custom(vt))
+                .subscribe { _ in }
+            input.send(value: Canary(released))
+            #expect(vt.pendingCount == 1)
+            output.cancel()
+        }
+        #expect(released.isSet, "the waiting value is released with the graph")
+        #expect(vt.pendingCount == 0, "the window's timer is cancelled")
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let shared = signal.throttle(interval: .seconds(10), leading: false, latest: true, context: .custom(vt)).multicast()
+        let a = Recorder(shared)
+        input.send(value: 1)
+        a.cancel()
+        let b = Recorder(shared)
+        vt.advance(by: .seconds(20))
+        #expect(b.values == [], "no waiting value is left over for the next activation")
+        input.send(value: 2)
+        vt.advance(by: .seconds(10))
+        #expect(b.values == [2])
+        #expect(a.values == [])
     }
 }
