@@ -168,6 +168,53 @@ extension Signal {
         }
     }
 
+    /// Connects this signal only once `trigger` sends its first value or completes (RxJS
+    /// `delayWhen(selector, subscriptionDelay)`'s subscription delay, the old
+    /// `delaySubscription(notifier)`); until then nothing of this signal runs (a cold source
+    /// has not started; a hot one's values before then are not seen). The trigger is released
+    /// as soon as it has decided; an error or cancellation from it ends the result with that
+    /// end, and this signal is never connected. Follow it with `delay(offset:)` for RxJS's
+    /// two-argument `delayWhen`.
+    ///
+    /// State: the trigger's subscription, then this signal's, per activation; the stage runs
+    /// serialized, and either signal may send from any thread. Releasing the output (or
+    /// cancelling it) releases whichever subscription is open. A signal has one output: a
+    /// later activation (behind a `multicast()`) waits for the trigger again, but gets none of
+    /// this signal's values once its first connection has been released.
+    ///
+    /// - Parameters:
+    ///   - trigger: the signal whose first value or completion connects this one; one that
+    ///     never sends nor ends keeps this signal unconnected for ever.
+    /// - Returns: this signal's results, from the moment it is connected.
+    public func delaySubscription<U: Sendable>(until trigger: Signal<U>) -> Signal<T> {
+        let source = self
+        typealias S = (trigger: SignalOutput<U>?, source: SignalOutput<T>?, started: Bool)
+        typealias E = EitherResult2<U, T>
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, nil, false), eventType: E.self) {
+            (s: inout S, e: StageEvent<Never, E>, channel: StageChannel<E>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                s.trigger = channel.subscribe(trigger) { .result1($0) }
+            case .upstream:
+                break
+            case .event(.result1(let r)):
+                // Only the trigger's first result decides; any later one is already in flight.
+                guard !s.started else { return }
+                s.started = true
+                s.trigger = nil
+                switch r {
+                case .success, .failure(.complete):
+                    s.source = channel.subscribe(source) { .result2($0) }
+                case .failure(let end):
+                    next.send(end: end)
+                }
+            case .event(.result2(let r)):
+                if case .failure = r { s.source = nil }
+                next.send(result: r)
+            }
+        }
+    }
+
     /// Emits each value, and the completion, `interval` later (`delay`). Errors and
     /// cancellation are passed on at once, dropping values still waiting.
     ///

@@ -8,13 +8,10 @@ import Testing
 //
 // Not ported (JavaScript only):
 // - "should call predicate with indices starting at 0": the selector's `index` argument.
-// Not written (a form Signals lacks):
-// - "should raise error if selector throws": `delay(offset:)` has no overload on `throws`.
-// - "should start subscription when subscription delay emits", "should start subscription
-//   when subscription delay completes without emit value", "should raise error when
-//   subscription delay raises error": `delay(offset:)` has no subscription-delay signal
-//   (`Signal.timer(…).flatMap { … }` or `skipUntil` delay a subscription's effect, not the
-//   subscription).
+// A throwing selector uses `delay(offset:)`'s overload on `throws`. RxJS's second argument,
+// `subscriptionDelay`, is `delaySubscription(until:)` before `delay(offset:)`.
+//
+// Not written: none.
 
 @Suite("delay(offset:) — rxjs spec/operators/delayWhen-spec.ts")
 struct DelayWhenConformanceTests {
@@ -196,6 +193,75 @@ struct DelayWhenConformanceTests {
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(subs)
             m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+        }
+    }
+
+    @Test("should raise error if selector throws", arguments: variants) func shouldRaiseErrorIfSelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--|")
+            let e1subs = "    ^-!      "
+            let expected = "  --#      "
+            let err = MarbleError("error")
+            let result = e1.signal.delay { (_: String) throws -> Signal<String> in throw err }
+            m.expectSignal(result).toBe(expected, error: err)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should start subscription when subscription delay emits", arguments: variants) func shouldStartSubscriptionWhenSubscriptionDelayEmits(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("       -----a---b---| ")
+            let expected = "     -------a---b-| "
+            let subs = "         ---^---------! "
+            let selector = m.cold("     --x--|    ")
+            //                              --x--|
+            let selectorSubs = [
+                "                -----^-!     ",
+                "                ---------^-! ",
+            ]
+            let subDelay = m.cold("---x--|        ")
+            let subDelaySub = "  ^--!           "
+            let result = e1.signal.delaySubscription(until: subDelay.signal).delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+            m.expectSubscriptions(subDelay.subscriptions).toBe(subDelaySub)
+        }
+    }
+
+    @Test("should start subscription when subscription delay completes without emit value", arguments: variants) func shouldStartSubscriptionWhenSubscriptionDelayCompletesWithoutEmitValue(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("       -----a---b---| ")
+            let expected = "     -------a---b-| "
+            let subs = "         ---^---------! "
+            let selector = m.cold("     --x--|    ")
+            //                              --x--|
+            let selectorSubs = [
+                "              -----^-!       ",
+                "              ---------^-!   ",
+            ]
+            let subDelay = m.cold("---|           ")
+            let subDelaySub = "  ^--!           "
+            let result = e1.signal.delaySubscription(until: subDelay.signal).delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
+            m.expectSubscriptions(subDelay.subscriptions).toBe(subDelaySub)
+        }
+    }
+
+    @Test("should raise error when subscription delay raises error", arguments: variants) func shouldRaiseErrorWhenSubscriptionDelayRaisesError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("       -----a---b---|")
+            let expected = "     ---#          "
+            let selector = m.cold("     --x--|   ")
+            let subDelay = m.cold("---#          ")
+            let subDelaySub = "  ^--!          "
+            let result = e1.signal.delaySubscription(until: subDelay.signal).delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe([])
+            m.expectSubscriptions(selector.subscriptions).toBe([])
+            m.expectSubscriptions(subDelay.subscriptions).toBe(subDelaySub)
         }
     }
 }
