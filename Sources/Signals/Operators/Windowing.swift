@@ -80,8 +80,11 @@ extension Signal {
     /// subscriptions.
     /// `windows` is called on each activation (the timed forms build a fresh timer source
     /// each time).
+    /// `isFull`, when given, is asked after each value is added: a full group closes at once
+    /// (before the next group gets the value after it), its window released.
     func windowedGroups<W: Sendable, G: Sendable, U: Sendable>(
-        windows: @escaping @Sendable () -> Signal<Signal<W>>, _ kind: GroupKind<T, G, U>
+        windows: @escaping @Sendable () -> Signal<Signal<W>>, _ kind: GroupKind<T, G, U>,
+        isFull: (@Sendable (G) -> Bool)? = nil
     ) -> Signal<U> {
         typealias Open = (group: G, window: any Lifetime)
         typealias S = (windows: (any Lifetime)?, open: [(id: Int, group: Open)], nextID: Int)
@@ -92,6 +95,12 @@ extension Signal {
                 s.windows = channel.subscribe(windows()) { .windows($0) }
             case .upstream(.success(let v)):
                 for i in s.open.indices { kind.add(&s.open[i].group.group, v) }
+                if let isFull, s.open.contains(where: { isFull($0.group.group) }) {
+                    // Oldest first, as RxJS's bufferTime closes its full buffers.
+                    let full = s.open.filter { isFull($0.group.group) }
+                    s.open.removeAll { isFull($0.group.group) }
+                    for f in full { kind.close(f.group.group, nil, next) }
+                }
             case .upstream(.failure(let end)), .event(.windows(.failure(let end))):
                 let open = s.open
                 s = (nil, [], s.nextID)
@@ -177,6 +186,37 @@ extension Signal {
             return argumentError("buffer(interval:timeshift:context:)", "timeshift", timeshift, allowed: "more than zero")
         }
         return windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .buffers)
+    }
+
+    /// `buffer(interval:timeshift:context:)` with a size limit (RxJS `bufferTime(interval,
+    /// timeshift, count)`): an array that reaches `count` values is emitted at once and
+    /// closed (its `interval` timer cancelled); no array starts in its place, the next one
+    /// starts at its `timeshift` as always. A value fills the open arrays oldest first, and
+    /// the arrays it fills are emitted in that order.
+    ///
+    /// At the limits: a `count` of zero or less completes as soon as the result is activated
+    /// (as `buffer(timeSpan:count:)`); `Int.max` is no limit. `interval` and `timeshift` as in
+    /// `buffer(interval:timeshift:context:)` (a `timeshift` of zero or less ends the result
+    /// with `SignalArgumentError`; `Exec.neverDelay` or more never elapses).
+    ///
+    /// State, ends, concurrency and release as `buffer(interval:timeshift:context:)`: the
+    /// windows' subscription and the open arrays with their timers, per activation; released
+    /// (timers cancelled, arrays dropped) when the output is released or cancelled.
+    ///
+    /// - Parameters:
+    ///   - interval: how long each array collects.
+    ///   - timeshift: the time between the starts of two arrays.
+    ///   - count: the most values in one array.
+    ///   - context: where the timers run and whose clock is read.
+    /// - Returns: the signal of arrays.
+    public func buffer(interval: Duration, timeshift: Duration, count: Int, context: Exec = .global) -> Signal<[T]> {
+        if count <= 0 { return endingOnActivation(.complete) }
+        if timeshift <= .zero {
+            return argumentError("buffer(interval:timeshift:count:context:)", "timeshift", timeshift, allowed: "more than zero")
+        }
+        let windows = timedWindows(interval: interval, timeshift: timeshift, context: context)
+        if count == .max { return windowedGroups(windows: windows, .buffers) }
+        return windowedGroups(windows: windows, .buffers, isFull: { $0.count >= count })
     }
 
     // MARK: - Windows

@@ -4,12 +4,11 @@ import Testing
 // RxJS spec/operators/bufferTime-spec.ts, ported: `bufferTime(t, null, maxBufferSize)` is
 // `buffer(timeSpan: t, count: maxBufferSize, context: m.context)` (`Infinity` is `.max`, the
 // default); `bufferTime(t, creationInterval, Infinity)` is
-// `buffer(interval: t, timeshift: creationInterval, context: m.context)`.
+// `buffer(interval: t, timeshift: creationInterval, context: m.context)`, and with a
+// `maxBufferSize` `buffer(interval: t, timeshift: creationInterval, count: maxBufferSize,
+// context: m.context)`.
 //
-// Not written (needs a form Signals lacks): a count limit on the overlapping form,
-// `buffer(interval:timeshift:count:context:)`.
-// - "should emit buffers that have been created at intervals and close after the specified
-//   delay or when the buffer is full" (`bufferTime(t, interval, 4)`)
+// Not written (needs a form Signals lacks): none.
 //
 // Not ported (JavaScript only):
 // - "should not mutate the buffer on reentrant next": a JS `Subject` fed again from `tap`
@@ -108,6 +107,26 @@ struct BufferTimeConformanceTests {
                 "z": ["i", "k"],
             ]
             let result = e1.signal.buffer(interval: t, timeshift: interval, context: m.context)
+            m.expectSignal(result).toBe(expected, values: values)
+        }
+    }
+
+    @Test("should emit buffers that have been created at intervals and close after the specified delay or when the buffer is full", arguments: variants) func shouldEmitBuffersThatHaveBeenCreatedAtIntervalsAndCloseAfterTheSpecifiedDelayOrWhenTheBufferIsFull(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  ---a---b---c----d----e----f----g----h----i----(k|)")
+            //                --------------------*--------------------*----  start interval
+            //                ---------------------|                          timespans
+            //                                    ---------------------|
+            //                                                         -----|
+            let t = m.time("  ---------------------|                            ")
+            let interval = m.time("                --------------------|        ")
+            let expected = "  ----------------x-------------------y---------(z|)"
+            let values: [Character: [String]] = [
+                "x": ["a", "b", "c", "d"],
+                "y": ["e", "f", "g", "h"],
+                "z": ["i", "k"],
+            ]
+            let result = e1.signal.buffer(interval: t, timeshift: interval, count: 4, context: m.context)
             m.expectSignal(result).toBe(expected, values: values)
         }
     }
