@@ -178,9 +178,9 @@ extension Signal {
     ///
     /// State: the trigger's subscription, then this signal's, per activation; the stage runs
     /// serialized, and either signal may send from any thread. Releasing the output (or
-    /// cancelling it) releases whichever subscription is open. A signal has one output: a
-    /// later activation (behind a `multicast()`) waits for the trigger again, but gets none of
-    /// this signal's values once its first connection has been released.
+    /// cancelling it) releases whichever subscription is open. A signal has one output: once
+    /// the first activation's connection is released, a later activation (behind a
+    /// `multicast()`) gets none of this signal's values.
     ///
     /// - Parameters:
     ///   - trigger: the signal whose first value or completion connects this one; one that
