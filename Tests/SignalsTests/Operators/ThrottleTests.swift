@@ -32,19 +32,19 @@ import Testing
         marbleTest(v) { m in
             let e1 = m.hot("  1----23----45")
             let expected =   "1-----3-----5"
-            let late = e1.signal.delay(interval: .zero, context: m.context)
+            let late = { e1.signal.delay(interval: .zero, context: m.context) }
             m.expectSignal(e1.signal.throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
-            m.expectSignal(late.throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
+            m.expectSignal(late().throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
             m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
-            m.expectSignal(late.throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
+            m.expectSignal(late().throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
         }
         // With `latest` the value at the last instant goes at that instant either way.
         marbleTest(v) { m in
             let e1 = m.hot("  1----2-3")
             let expected =   "1----2----3"
-            let late = e1.signal.delay(interval: .zero, context: m.context)
+            let late = { e1.signal.delay(interval: .zero, context: m.context) }
             m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
-            m.expectSignal(late.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
+            m.expectSignal(late().throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
         }
     }
 
