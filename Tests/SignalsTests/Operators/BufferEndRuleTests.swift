@@ -20,27 +20,16 @@ import Testing
     }
 
     @Test(arguments: variants) func intervalAndTimeshiftDropsOpenArraysOnError(_ v: DeliveryVariant) {
-        func timeline(_ end: SignalEnd) -> (values: [[Int]], end: End?) {
-            let vt = VirtualTimeContext()
-            let (input, signal) = Signal<Int>.create(delivery: v)
-            let rec = Recorder(signal.buffer(interval: .seconds(10), timeshift: .seconds(4), context: .custom(vt)))
-            vt.advance(to: .seconds(1))
-            input.send(value: 1)
-            vt.advance(to: .seconds(5))
-            input.send(value: 2)
-            vt.advance(to: .seconds(11))
-            input.send(end: end)
-            vt.advance(to: .seconds(40))
-            return (rec.values, rec.end)
-        }
         // Arrays open at 0, 4, 8; the first closes at 10 with [1, 2]; those from 4 and 8 are
         // open at 11.
-        let failed = timeline(.other(TestError.boom))
-        #expect(failed.values == [[1, 2]])
-        #expect(failed.end == .boom)
-        let completed = timeline(.complete)
-        #expect(completed.values == [[1, 2], [2], []])
-        #expect(completed.end == .complete)
+        marbleTest(v) { m in
+            let arrays: [Character: [String]] = ["a": ["1", "2"], "b": ["2"], "e": []]
+            let failing = m.hot("   -1---2-----#")
+            let completing = m.hot("-1---2-----|")
+            let span = m.duration(10), shift = m.duration(4)
+            m.expectSignal(failing.signal.buffer(interval: span, timeshift: shift, context: m.context)).toBe("----------a#", values: arrays)
+            m.expectSignal(completing.signal.buffer(interval: span, timeshift: shift, context: m.context)).toBe("----------a(be|)", values: arrays)
+        }
     }
 
     @Test(arguments: variants) func windowsSignalDropsOpenArraysOnAnyError(_ v: DeliveryVariant) {

@@ -1,52 +1,34 @@
 import Signals
 import Testing
 
-/// `delay(until:context:)`: values wait for a reading of the context's clock.
+/// `delay(until:context:)`: values wait for a reading of the context's clock (timelines as
+/// marble diagrams: one frame is one millisecond).
 @Suite struct DelayUntilTests {
     static let variants = DeliveryVariant.allCases
 
     @Test(arguments: variants) func valuesWaitForTheDeadlineThenPassAtOnce(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let log = Collected<String>()
-        let output = signal.delay(until: .seconds(10), context: .custom(vt)).subscribe { r in
-            let t = vt.now().components.seconds
-            switch r {
-            case .success(let x): log.append("\(x)@\(t)")
-            case .failure(let e): log.append("\(End(e))@\(t)")
-            }
+        marbleTest(v) { m in
+            let e1 = m.hot("  1---2----------3|")
+            let expected =   "----------(12)-3|"
+            m.expectSignal(e1.signal.delay(until: m.duration(10), context: m.context)).toBe(expected)
         }
-        input.send(value: 1)
-        vt.advance(to: .seconds(4))
-        input.send(value: 2)
-        vt.advance(to: .seconds(12))
-        input.send(value: 3)
-        vt.advance(to: .seconds(13))
-        input.complete()
-        vt.advance(to: .seconds(20))
-        #expect(log.all == ["1@10", "2@10", "3@12", "complete@13"])
-        withExtendedLifetime(output) {}
     }
 
     @Test(arguments: variants) func completionWaitsForTheWaitingValuesAndAnErrorDropsThem(_ v: DeliveryVariant) {
+        marbleTest(v) { m in
+            let e1 = m.hot("(1|)")
+            m.expectSignal(e1.signal.delay(until: m.duration(10), context: m.context)).toBe("----------(1|)")
+            let e2 = m.hot("(1#)")
+            m.expectSignal(e2.signal.delay(until: m.duration(30), context: m.context)).toBe("#")
+        }
+        // The error cancels the waiting value's timer.
         let vt = VirtualTimeContext()
         let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.delay(until: .seconds(10), context: .custom(vt)))
+        let rec = Recorder(signal.delay(until: .seconds(30), context: .custom(vt)))
         input.send(value: 1)
-        input.complete()
-        #expect(rec.end == nil)
-        vt.advance(to: .seconds(10))
-        #expect(rec.values == [1])
-        #expect(rec.end == .complete)
-
-        let (input2, signal2) = Signal<Int>.create(delivery: v)
-        let rec2 = Recorder(signal2.delay(until: .seconds(30), context: .custom(vt)))
-        input2.send(value: 1)
-        input2.send(end: .other(TestError.boom))
-        #expect(rec2.end == .boom)
-        #expect(vt.pendingCount == 0, "the waiting value's timer is cancelled")
-        vt.advance(to: .seconds(40))
-        #expect(rec2.values == [])
+        input.send(end: .other(TestError.boom))
+        #expect(rec.end == .boom)
+        #expect(vt.pendingCount == 0)
     }
 
     @Test(arguments: variants) func deadlinesAtTheirLimits(_ v: DeliveryVariant) {

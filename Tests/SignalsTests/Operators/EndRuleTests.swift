@@ -78,19 +78,11 @@ import Testing
     // MARK: buffer and window in time
 
     @Test(arguments: variants) func bufferInTimeFlushesTheOpenBufferAtCompletionEvenEmpty(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let log = Collected<String>()
-        let output = signal.buffer(timeSpan: .seconds(10), context: .custom(vt)).subscribe { r in
-            switch r {
-            case .success(let b): log.append("\(b)@\(vt.now().components.seconds)")
-            case .failure(let e): log.append("\(End(e))@\(vt.now().components.seconds)")
-            }
+        marbleTest(v) { m in
+            let e1 = m.hot("  ---------------|")
+            let expected =   "----------e----(e|)"
+            m.expectSignal(e1.signal.buffer(timeSpan: m.duration(10), context: m.context)).toBe(expected, values: ["e": []])
         }
-        vt.advance(by: .seconds(15))
-        input.complete()
-        #expect(log.all == ["[]@10", "[]@15", "complete@15"])
-        withExtendedLifetime(output) {}
     }
 
     @Test(arguments: variants) func windowInTimeCompletesTheOpenWindowAtCompletion(_ v: DeliveryVariant) {

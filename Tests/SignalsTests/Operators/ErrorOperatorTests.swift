@@ -135,44 +135,26 @@ final class Attempts: Sendable {
     }
 
     @Test(arguments: variants) func timeout(_ v: DeliveryVariant) {
+        let timedOut = SignalOperatorError.timeout
+        marbleTest(v) { m in
+            // Each value restarts the timer; without reset the deadline counts from activation.
+            let e1 = m.hot("---------1")
+            m.expectSignal(e1.signal.timeout(interval: m.duration(10), context: m.context)).toBe("---------1---------#", error: timedOut)
+            m.expectSignal(e1.signal.timeout(interval: m.duration(10), resetOnValue: false, context: m.context)).toBe("---------1#", error: timedOut)
+            m.expectSignal(m.hot("(1|)").signal.timeout(interval: m.duration(10), context: m.context)).toBe("(1|)")
+            m.expectSignal(m.hot("#").signal.timeout(interval: m.duration(10), context: m.context)).toBe("#")
+            // The timer restarts with the activation.
+            let shared = m.hot("-").signal.timeout(interval: m.duration(10), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^--------!").toBe("-")
+            m.expectSignal(shared, unsubscription: "---------^").toBe("-------------------#", error: timedOut)
+        }
+        // The end cancels the timer.
         let vt = VirtualTimeContext()
         let (input, signal) = Signal<Int>.create(delivery: v)
         let rec = Recorder(signal.timeout(interval: .seconds(1), context: .custom(vt)))
-        vt.advance(by: .milliseconds(900))
         input.send(value: 1)
-        vt.advance(by: .milliseconds(900))
-        #expect(rec.end == nil, "each value restarts the timer")
-        vt.advance(by: .milliseconds(100))
-        #expect(rec.values == [1])
-        #expect(rec.end == .timeout)
-
-        let (input2, signal2) = Signal<Int>.create(delivery: v)
-        let rec2 = Recorder(signal2.timeout(interval: .seconds(1), resetOnValue: false, context: .custom(vt)))
-        vt.advance(by: .milliseconds(900))
-        input2.send(value: 1)
-        vt.advance(by: .milliseconds(100))
-        #expect(rec2.end == .timeout, "without reset the deadline counts from activation")
-
-        let (input3, signal3) = Signal<Int>.create(delivery: v)
-        let rec3 = Recorder(signal3.timeout(interval: .seconds(1), context: .custom(vt)))
-        input3.send(value: 1)
-        input3.complete()
-        vt.advance(by: .seconds(2))
-        #expect(rec3.end == .complete)
-        #expect(vt.pendingCount == 0, "the timer is cancelled by the end")
-        let e = run(v, [], end: .other(TestError.boom)) { $0.timeout(interval: .seconds(1), context: .custom(vt)) }
-        #expect(e.end == .boom)
-
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.timeout(interval: .seconds(1), context: .custom(vt)).multicast()
-        let a = Recorder(shared)
-        vt.advance(by: .milliseconds(900))
-        a.cancel()
-        let b = Recorder(shared)
-        vt.advance(by: .milliseconds(900))
-        #expect(b.end == nil, "the timer restarts with the activation")
-        vt.advance(by: .milliseconds(100))
-        #expect(b.end == .timeout)
-        #expect(a.end == nil)
+        input.complete()
+        #expect(rec.end == .complete)
+        #expect(vt.pendingCount == 0)
     }
 }

@@ -2,7 +2,8 @@ import Signals
 import Testing
 
 /// `throttle(interval:latest:context:)` and `throttle(interval:leading:latest:context:)`:
-/// ReactiveX's throttle, in virtual time.
+/// ReactiveX's throttle, as marble diagrams on the
+/// virtual clock (one frame is one millisecond).
 @Suite struct ThrottleTests {
     static let variants = DeliveryVariant.allCases
 
@@ -36,85 +37,84 @@ import Testing
     }
 
     @Test(arguments: variants) func latestSendsTheFirstValueAtOnceAndTheLatestAtEachWindowsEnd(_ v: DeliveryVariant) {
-        // Windows of 10 s: 1 opens one at 0; 2, 3 wait; 3 goes at 10 and opens the next; 4
-        // waits and goes at 20; nothing waits at 30, so 5 at 35 goes at once.
-        let got = timeline(v, [(1, 0), (2, 3), (3, 6), (4, 12), (5, 35)]) {
-            $0.throttle(interval: .seconds(10), latest: true, context: $1)
+        // Windows of 5: 1 opens one at 0; 2, 3 wait; 3 goes at 5 and opens the next; 4 waits
+        // and goes at 10; nothing waits at 15, so 5 at 17 goes at once.
+        marbleTest(v) { m in
+            let e1 = m.hot("  123---4----------5")
+            let expected =   "1----3----4------5"
+            m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
         }
-        #expect(got == ["1@0", "3@10", "4@20", "5@35"])
     }
 
     @Test(arguments: variants) func withoutLatestOnlyTheFirstOfEachWindowPasses(_ v: DeliveryVariant) {
-        let got = timeline(v, [(1, 0), (2, 3), (3, 6), (4, 12), (5, 35)]) {
-            $0.throttle(interval: .seconds(10), latest: false, context: $1)
+        marbleTest(v) { m in
+            let e1 = m.hot("  123---4----------5")
+            let expected =   "1-----4----------5"
+            m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
         }
-        #expect(got == ["1@0", "4@12", "5@35"])
     }
 
     /// RxJS's `throttleTime` keeps a window's last instant in it: a value exactly `interval`
     /// after the last one let through is dropped, whether it arrives before or after the
-    /// window's timer at that instant (here after: `advance(to:)` runs the timer first).
+    /// window's timer at that instant. A hot event comes before a timer the graph set at the
+    /// same frame; `delay(interval: .zero)` puts each value behind it.
     @Test(arguments: variants) func aValueAtTheWindowsLastInstantIsInTheWindow(_ v: DeliveryVariant) {
-        let first = timeline(v, [(1, 0), (2, 10), (3, 11), (4, 21), (5, 22)]) {
-            $0.throttleFirst(interval: .seconds(10), context: $1)
+        marbleTest(v) { m in
+            let e1 = m.hot("  1----23----45")
+            let expected =   "1-----3-----5"
+            let late = { e1.signal.delay(interval: .zero, context: m.context) }
+            m.expectSignal(e1.signal.throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
+            m.expectSignal(late().throttleFirst(interval: m.duration(5), context: m.context)).toBe(expected)
+            m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
+            m.expectSignal(late().throttle(interval: m.duration(5), latest: false, context: m.context)).toBe(expected)
         }
-        #expect(first == ["1@0", "3@11", "5@22"])
-        let throttled = timeline(v, [(1, 0), (2, 10), (3, 11), (4, 21), (5, 22)]) {
-            $0.throttle(interval: .seconds(10), latest: false, context: $1)
-        }
-        #expect(throttled == ["1@0", "3@11", "5@22"])
         // With `latest` the value at the last instant goes at that instant either way.
-        let latest = timeline(v, [(1, 0), (2, 10), (3, 15)]) {
-            $0.throttle(interval: .seconds(10), latest: true, context: $1)
+        marbleTest(v) { m in
+            let e1 = m.hot("  1----2-3")
+            let expected =   "1----2----3"
+            let late = { e1.signal.delay(interval: .zero, context: m.context) }
+            m.expectSignal(e1.signal.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
+            m.expectSignal(late().throttle(interval: m.duration(5), latest: true, context: m.context)).toBe(expected)
         }
-        #expect(latest == ["1@0", "2@10", "3@20"])
     }
 
     @Test(arguments: variants) func aCompletionWaitsForTheWaitingValue(_ v: DeliveryVariant) {
-        let got = timeline(v, [(1, 0), (2, 3)], endAt: 5) {
-            $0.throttle(interval: .seconds(10), latest: true, context: $1)
+        marbleTest(v) { m in
+            let waiting = m.hot("     12-|")
+            let nothingWaiting = m.hot("1--|")
+            m.expectSignal(waiting.signal.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe("1----(2|)")
+            m.expectSignal(nothingWaiting.signal.throttle(interval: m.duration(5), latest: true, context: m.context)).toBe("1--|")
         }
-        #expect(got == ["1@0", "2@10", "complete@10"])
-        let nothingWaiting = timeline(v, [(1, 0)], endAt: 5) {
-            $0.throttle(interval: .seconds(10), latest: true, context: $1)
-        }
-        #expect(nothingWaiting == ["1@0", "complete@5"])
     }
 
     @Test(arguments: variants) func anErrorDropsTheWaitingValue(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.throttle(interval: .seconds(10), latest: true, context: .custom(vt)))
-        input.send(value: 1)
-        input.send(value: 2)
-        input.send(end: .other(TestError.boom))
-        vt.advance(by: .seconds(20))
-        #expect(rec.values == [1])
-        #expect(rec.end == .boom)
+        marbleTest(v) { m in
+            let e1 = m.hot("  (12#)")
+            let expected =   "(1#)"
+            m.expectSignal(e1.signal.throttle(interval: m.duration(10), latest: true, context: m.context)).toBe(expected)
+        }
     }
 
     @Test(arguments: variants) func durationsAtTheirLimits(_ v: DeliveryVariant) {
-        let zero = timeline(v, [(1, 0), (2, 0), (3, 1)], endAt: 2) {
-            $0.throttle(interval: .zero, latest: true, context: $1)
+        marbleTest(v) { m in
+            let e1 = m.hot("  (12)3|")
+            m.expectSignal(e1.signal.throttle(interval: .zero, latest: true, context: m.context)).toBe("(12)3|")
+            m.expectSignal(e1.signal.throttle(interval: .seconds(-5), latest: true, context: m.context)).toBe("(12)3|")
+            let e2 = m.hot("  12---3--|")
+            m.expectSignal(e2.signal.throttle(interval: Exec.neverDelay, latest: true, context: m.context)).toBe("1-------|")
         }
-        #expect(zero == ["1@0", "2@0", "3@1", "complete@2"])
-        let negative = timeline(v, [(1, 0), (2, 0)]) {
-            $0.throttle(interval: .seconds(-5), latest: true, context: $1)
-        }
-        #expect(negative == ["1@0", "2@0"])
-        let never = timeline(v, [(1, 0), (2, 1), (3, 50)], endAt: 60) {
-            $0.throttle(interval: Exec.neverDelay, latest: true, context: $1)
-        }
-        #expect(never == ["1@0", "complete@60"])
     }
 
     @Test(arguments: variants) func stateIsPerActivation(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let reset = reactivate(v, first: [1, 2], second: [3, 4]) {
-            $0.throttle(interval: .seconds(10), latest: true, context: .custom(vt))
+        // The throttle sits behind a `multicast()`: the first subscriber's cancellation
+        // deactivates it, the second's subscription activates it again at the same frame. A
+        // window left over from the first activation would hold 3 back.
+        marbleTest(v) { m in
+            let e1 = m.hot("    (12)(34)")
+            let shared = e1.signal.throttle(interval: m.duration(10), latest: true, context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^---!").toBe("1")
+            m.expectSignal(shared, unsubscription: "----^").toBe("----3---------4")
         }
-        #expect(reset.first == [1])
-        #expect(reset.second == [3], "no window is left over from the first activation")
     }
 
     // MARK: - Trailing only (`leading: false`)

@@ -51,179 +51,89 @@ import Testing
     // MARK: sources
 
     @Test(arguments: variants) func timer(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let rec = Recorder(Signal<Void>.timer(interval: .seconds(1), context: .custom(vt), delivery: v).map { vt.now() })
-        vt.advance(by: .milliseconds(999))
-        #expect(rec.values == [])
-        vt.advance(by: .milliseconds(1))
-        #expect(rec.values == [.seconds(1)])
-        #expect(rec.end == .complete)
-        // reset: a new activation restarts the timer; deactivation cancels it
-        let shared = Signal.timer(interval: .seconds(1), value: 7, context: .custom(vt), delivery: v).multicast()
-        let a = Recorder(shared)
-        vt.advance(by: .milliseconds(500))
-        a.cancel()
-        #expect(vt.pendingCount == 0, "deactivation cancelled the timer")
-        let b = Recorder(shared)
-        vt.advance(by: .milliseconds(600))
-        #expect(b.values == [])
-        vt.advance(by: .milliseconds(400))
-        #expect(b.values == [7])
-        #expect(b.end == .complete)
-        #expect(a.values == [])
+        marbleTest(v) { m in
+            m.expectSignal(Signal.timer(interval: m.duration(10), value: "a", context: m.context, delivery: v)).toBe("----------(a|)")
+            // A new activation restarts the timer.
+            let shared = Signal.timer(interval: m.duration(10), value: "a", context: m.context, delivery: v).multicast()
+            m.expectSignal(shared, unsubscription: "^----!").toBe("-")
+            m.expectSignal(shared, unsubscription: "-----^").toBe("---------------(a|)")
+        }
+        #expect(leavesNothingQueued(v) { _, c in Signal.timer(interval: .seconds(1), value: 0, context: c, delivery: v) })
     }
 
     @Test(arguments: variants) func interval(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let shared = Signal<Int>.interval(.seconds(1), context: .custom(vt), delivery: v).multicast()
-        let a = Recorder(shared)
-        vt.advance(by: .milliseconds(3500))
-        #expect(a.values == [0, 1, 2])
-        #expect(a.end == nil)
-        a.cancel()
-        #expect(vt.pendingCount == 0)
-        let b = Recorder(shared)
-        vt.advance(by: .seconds(2))
-        #expect(b.values == [0, 1], "the count restarts on a new activation")
-        let limited = Recorder(Signal<Int>.interval(.seconds(1), context: .custom(vt), delivery: v).take(2))
-        vt.advance(by: .seconds(5))
-        #expect(limited.values == [0, 1])
-        #expect(limited.end == .complete)
+        marbleTest(v) { m in
+            let shared = Signal<Int>.interval(m.duration(3), context: m.context, delivery: v).multicast()
+            m.expectSignal(shared, unsubscription: "^----------!").toBe("---0--1--2", values: digits)
+            // The count restarts on a new activation.
+            m.expectSignal(shared, unsubscription: "-----------^-------!").toBe("--------------0--1", values: digits)
+            let limited = Signal<Int>.interval(m.duration(3), context: m.context, delivery: v).take(2)
+            m.expectSignal(limited).toBe("---0--(1|)", values: digits)
+        }
+        #expect(leavesNothingQueued(v) { _, c in Signal<Int>.interval(.seconds(1), context: c, delivery: v) })
     }
 
     // MARK: rate limiting
 
     @Test(arguments: variants) func debounce(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.debounce(interval: .milliseconds(300), context: .custom(vt)))
-        input.send(value: 1)
-        vt.advance(by: .milliseconds(100))
-        input.send(value: 2)
-        vt.advance(by: .milliseconds(299))
-        #expect(rec.values == [])
-        vt.advance(by: .milliseconds(1))
-        #expect(rec.values == [2])
-        input.send(value: 3)
-        input.complete()
-        #expect(rec.values == [2, 3], "a waiting value is flushed on completion")
-        #expect(rec.end == .complete)
-
-        let (input2, signal2) = Signal<Int>.create(delivery: v)
-        let rec2 = Recorder(signal2.debounce(interval: .milliseconds(300), context: .custom(vt)))
-        input2.send(value: 1)
-        input2.send(end: .other(TestError.boom))
-        vt.advance(by: .seconds(1))
-        #expect(rec2.values == [])
-        #expect(rec2.end == .boom)
-
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.debounce(interval: .milliseconds(300), context: .custom(vt)).multicast()
-        let a = Recorder(shared)
-        reset.input.send(value: 1)
-        a.cancel()
-        let b = Recorder(shared)
-        vt.advance(by: .seconds(1))
-        #expect(a.values == [])
-        #expect(b.values == [], "the waiting value of the first activation is dropped")
-        reset.input.send(value: 2)
-        vt.advance(by: .seconds(1))
-        #expect(b.values == [2])
+        marbleTest(v) { m in
+            // A waiting value is flushed on completion; an error drops it.
+            let e1 = m.hot("12---(3|)")
+            m.expectSignal(e1.signal.debounce(interval: m.duration(3), context: m.context)).toBe("----2(3|)")
+            let e2 = m.hot("(1#)")
+            m.expectSignal(e2.signal.debounce(interval: m.duration(3), context: m.context)).toBe("#")
+            // The waiting value of the first activation is dropped.
+            let e3 = m.hot("1-2")
+            let shared = e3.signal.debounce(interval: m.duration(3), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("-")
+            m.expectSignal(shared, unsubscription: "-^").toBe("-----2")
+        }
     }
 
     @Test(arguments: variants) func throttleFirst(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.throttleFirst(interval: .seconds(1), context: .custom(vt)))
-        input.send(value: 1)
-        vt.advance(by: .milliseconds(500))
-        input.send(value: 2)
-        vt.advance(by: .milliseconds(500))
-        input.send(value: 3)  // the window's last instant: still in it
-        vt.advance(by: .milliseconds(1))
-        input.send(value: 4)
-        input.send(value: 5)
-        input.send(end: .other(TestError.boom))
-        #expect(rec.values == [1, 4])
-        #expect(rec.end == .boom)
-        let c = run(v, [1, 2]) { $0.throttleFirst(interval: .seconds(1), context: .custom(vt)) }
-        #expect(c.values == [1])
-        #expect(c.end == .complete)
-        let reset = reactivate(v, first: [1], second: [2]) { $0.throttleFirst(interval: .seconds(1), context: .custom(vt)) }
-        #expect(reset.second == [2], "the window of the first activation is forgotten")
+        marbleTest(v) { m in
+            // 3 comes at the window's last instant: still in it.
+            let e1 = m.hot("1----2----3(45#)")
+            m.expectSignal(e1.signal.throttleFirst(interval: m.duration(10), context: m.context)).toBe("1----------(4#)")
+            let e2 = m.hot("(12|)")
+            m.expectSignal(e2.signal.throttleFirst(interval: m.duration(10), context: m.context)).toBe("(1|)")
+            // The window of the first activation is forgotten.
+            let e3 = m.hot("1-2")
+            let shared = e3.signal.throttleFirst(interval: m.duration(10), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("1")
+            m.expectSignal(shared, unsubscription: "-^").toBe("--2")
+        }
     }
 
     @Test(arguments: variants) func throttleLast(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.throttleLast(interval: .seconds(1), context: .custom(vt)))
-        input.send(value: 1)
-        vt.advance(by: .milliseconds(500))
-        input.send(value: 2)
-        #expect(rec.values == [])
-        vt.advance(by: .milliseconds(500))
-        #expect(rec.values == [2])
-        vt.advance(by: .seconds(3))
-        #expect(rec.values == [2], "no value, no window")
-        input.send(value: 3)
-        input.complete()
-        #expect(rec.values == [2, 3])
-        #expect(rec.end == .complete)
-        let (input2, signal2) = Signal<Int>.create(delivery: v)
-        let rec2 = Recorder(signal2.throttleLast(interval: .seconds(1), context: .custom(vt)))
-        input2.send(value: 1)
-        input2.send(end: .other(TestError.boom))
-        vt.advance(by: .seconds(2))
-        #expect(rec2.values == [])
-        #expect(rec2.end == .boom)
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.throttleLast(interval: .seconds(1), context: .custom(vt)).multicast()
-        let a = Recorder(shared)
-        reset.input.send(value: 1)
-        a.cancel()
-        #expect(vt.pendingCount == 0)
-        let b = Recorder(shared)
-        vt.advance(by: .seconds(2))
-        reset.input.send(value: 2)
-        vt.advance(by: .seconds(1))
-        #expect(a.values == [])
-        #expect(b.values == [2])
+        marbleTest(v) { m in
+            // No value, no window: 3 opens a new one, and the completion flushes 4.
+            let e1 = m.hot("1-2----------3------4|")
+            m.expectSignal(e1.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("----2------------3---(4|)")
+            let e2 = m.hot("(1#)")
+            m.expectSignal(e2.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("#")
+            // The window and value of the first activation are dropped.
+            let e3 = m.hot("1-2")
+            let shared = e3.signal.throttleLast(interval: m.duration(4), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("-")
+            m.expectSignal(shared, unsubscription: "-^").toBe("------2")
+        }
+        #expect(leavesNothingQueued(v, sending: [1]) { s, c in s.throttleLast(interval: .seconds(1), context: c) })
     }
 
     @Test(arguments: variants) func delay(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.delay(interval: .seconds(1), context: .custom(vt)).map { [$0, Int(vt.now().components.seconds)] })
-        input.send(value: 1)
-        vt.advance(by: .milliseconds(500))
-        input.send(value: 2)
-        input.complete()
-        #expect(rec.values == [])
-        vt.advance(by: .milliseconds(500))
-        #expect(rec.values == [[1, 1]])
-        #expect(rec.end == nil)
-        vt.advance(by: .milliseconds(500))
-        #expect(rec.values.count == 2)
-        #expect(rec.end == .complete, "completion is delayed like the values")
-
-        let (input2, signal2) = Signal<Int>.create(delivery: v)
-        let rec2 = Recorder(signal2.delay(interval: .seconds(1), context: .custom(vt)))
-        input2.send(value: 1)
-        input2.send(end: .other(TestError.boom))
-        #expect(rec2.end == .boom, "errors are not delayed")
-        vt.advance(by: .seconds(2))
-        #expect(rec2.values == [])
-
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.delay(interval: .seconds(1), context: .custom(vt)).multicast()
-        let a = Recorder(shared)
-        reset.input.send(value: 1)
-        a.cancel()
-        let b = Recorder(shared)
-        reset.input.send(value: 2)
-        vt.advance(by: .seconds(2))
-        #expect(a.values == [])
-        #expect(b.values == [2])
+        marbleTest(v) { m in
+            // The completion is delayed like the values; an error is not.
+            let e1 = m.hot("1----(2|)")
+            m.expectSignal(e1.signal.delay(interval: m.duration(10), context: m.context)).toBe("----------1----(2|)")
+            let e2 = m.hot("(1#)")
+            m.expectSignal(e2.signal.delay(interval: m.duration(10), context: m.context)).toBe("#")
+            // The waiting value of the first activation is dropped.
+            let e3 = m.hot("12")
+            let shared = e3.signal.delay(interval: m.duration(10), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("-")
+            m.expectSignal(shared, unsubscription: "-^").toBe("-----------2")
+        }
     }
 
     // MARK: time stamps
@@ -268,57 +178,52 @@ import Testing
     // MARK: time-based grouping
 
     @Test(arguments: variants) func bufferTimeSpan(_ v: DeliveryVariant) {
-        let vt = VirtualTimeContext()
-        let (input, signal) = Signal<Int>.create(delivery: v)
-        let rec = Recorder(signal.buffer(timeSpan: .seconds(1), count: 3, context: .custom(vt)))
-        input.send(value: 1)
-        input.send(value: 2)
-        vt.advance(by: .seconds(1))
-        #expect(rec.values == [[1, 2]])
-        vt.advance(by: .seconds(1))
-        #expect(rec.values == [[1, 2], []], "an empty span gives an empty array")
-        for i in 3...5 { input.send(value: i) }
-        #expect(rec.values == [[1, 2], [], [3, 4, 5]], "a full buffer is emitted at once")
-        input.send(value: 6)
-        input.complete()
-        #expect(rec.values == [[1, 2], [], [3, 4, 5], [6]])
-        #expect(rec.end == .complete)
-        let e = run(v, [1], end: .other(TestError.boom)) { $0.buffer(timeSpan: .seconds(1), context: .custom(vt)) }
-        #expect(e.values == [])
-        #expect(e.end == .boom)
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.buffer(timeSpan: .seconds(1), context: .custom(vt)).multicast()
-        let a = Recorder(shared)
-        reset.input.send(value: 1)
-        a.cancel()
-        let b = Recorder(shared)
-        reset.input.send(value: 2)
-        vt.advance(by: .seconds(1))
-        #expect(b.values == [[2]])
+        marbleTest(v) { m in
+            // An empty span gives an empty array; a full buffer is emitted at once; the
+            // completion emits the open one.
+            let e1 = m.hot("(12)-------(3456|)")
+            let buffers: [Character: [String]] = ["x": ["1", "2"], "e": [], "y": ["3", "4", "5"], "z": ["6"], "b": ["2"]]
+            m.expectSignal(e1.signal.buffer(timeSpan: m.duration(5), count: 3, context: m.context)).toBe("-----x----e(yz|)", values: buffers)
+            let e2 = m.hot("(1#)")
+            m.expectSignal(e2.signal.buffer(timeSpan: m.duration(5), context: m.context)).toBe("#", values: buffers)
+            // The open buffer of the first activation is dropped.
+            let e3 = m.hot("12")
+            let shared = e3.signal.buffer(timeSpan: m.duration(10), context: m.context).multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("-", values: buffers)
+            m.expectSignal(shared, unsubscription: "-^-----------!").toBe("-----------b", values: buffers)
+        }
     }
 
     @Test(arguments: variants) func windowTimeSpan(_ v: DeliveryVariant) {
+        marbleTest(v) { m in
+            // A window closes at its span's end or when full, whichever comes first; an error
+            // ends the open window and the outer signal.
+            let e1 = m.hot("   1-----(234#)")
+            let expected = "   x----y(z#)"
+            let x = m.cold("   1----|")
+            let y = m.cold("        -(23|)")
+            let z = m.cold("         (4#)")
+            let windows = e1.signal.window(timeSpan: m.duration(5), count: 2, context: m.context)
+            m.expectInnerSignals(windows).toBe(expected, values: ["x": x, "y": y, "z": z])
+            // The open window of the first activation is dropped.
+            let e2 = m.hot("12")
+            let shared = e2.signal.window(timeSpan: m.duration(10), context: m.context).flatMap { $0.toArray() }.multicast()
+            m.expectSignal(shared, unsubscription: "^!").toBe("-", values: ["b": ["2"]])
+            m.expectSignal(shared, unsubscription: "-^-----------!").toBe("-----------b", values: ["b": ["2"]])
+        }
+    }
+
+    /// Subscribes to `op` of a source that sends `values`, cancels, and says whether the clock
+    /// has nothing left queued: deactivation cancels the operator's timers.
+    func leavesNothingQueued<U: Sendable>(
+        _ v: DeliveryVariant, sending values: [Int] = [], _ op: (Signal<Int>, Exec) -> Signal<U>
+    ) -> Bool {
         let vt = VirtualTimeContext()
         let (input, signal) = Signal<Int>.create(delivery: v)
-        let windows = Collected<Recorder<Int>>()
-        let outer = Recorder(signal.window(timeSpan: .seconds(1), count: 2, context: .custom(vt)).onValue { windows.append(Recorder($0)) })
-        input.send(value: 1)
-        vt.advance(by: .seconds(1))
-        input.send(value: 2)
-        input.send(value: 3)
-        input.send(value: 4)
-        input.send(end: .other(TestError.boom))
-        #expect(windows.all.map(\.values) == [[1], [2, 3], [4]])
-        #expect(windows.all.map(\.end) == [.complete, .complete, .boom])
-        #expect(outer.end == .boom)
-        let reset = Signal<Int>.create(delivery: v)
-        let shared = reset.signal.window(timeSpan: .seconds(1), context: .custom(vt)).flatMap { $0.toArray() }.multicast()
-        let a = Recorder(shared)
-        reset.input.send(value: 1)
-        a.cancel()
-        let b = Recorder(shared)
-        reset.input.send(value: 2)
-        vt.advance(by: .seconds(1))
-        #expect(b.values == [[2]])
+        let output = Recorder(op(signal, .custom(vt)))
+        for x in values { input.send(value: x) }
+        output.cancel()
+        withExtendedLifetime(input) {}
+        return vt.pendingCount == 0
     }
 }

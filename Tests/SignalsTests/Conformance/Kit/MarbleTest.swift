@@ -49,6 +49,7 @@ import Testing
 //   the branch, or deactivation — what RxJS logs as subscribe and unsubscribe.
 // * `m.expectSignal(signal, unsubscription: "^---!").toBe(expected, values:, error:)`;
 //   `m.expectSubscriptions(log).toBe("^--!", "--^-!")` (one diagram per subscription, in order).
+// * `values: digits` reads the digits of a diagram as `Int`s.
 // * `m.time("---|")` is RxJS's `time`: the `|`'s frame; `m.duration(_:)` turns frames into a
 //   `Duration`; `m.context` is `.custom(m.clock)` for time operators.
 //
@@ -78,6 +79,9 @@ import Testing
 //   written: list it at the top of the file under "Not written", with the form it needs.
 // * Count the cases in the conformance table of docs/operators.md (alphabetical, one row per
 //   operator).
+
+/// `values:` for diagrams of `Int`s written as digits: "0" is 0, …, "9" is 9.
+let digits: [Character: Int] = Dictionary(uniqueKeysWithValues: (0...9).map { (Character(String($0)), $0) })
 
 /// Runs one marble test on a fresh virtual clock: `body` builds the graph and states the
 /// expectations, then the clock runs and every expectation is checked.
