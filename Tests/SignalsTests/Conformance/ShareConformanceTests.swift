@@ -349,6 +349,7 @@ struct ShareConformanceTests {
 
     @Test("should not reset on complete if configured to do so", arguments: variants, noResetConfigurations) func shouldNotResetOnCompleteIfConfiguredToDoSo(_ variant: DeliveryVariant, _ configuration: ShareNoResetConfiguration) {
         // `resetOnComplete` off, `resetOnError` left on: the source's errors are retried.
+        // `multicast()` keeps the completion as asked, but keeps the error too, which RxJS resets.
         withKnownIssue(Self.keepsEnd) {
             marbleTest(variant) { m in
                 let source = m.cold("---a---b---c---#                          ")
@@ -388,6 +389,7 @@ struct ShareConformanceTests {
             let source2Subs = " ^----------!"
             let expected2 = "   -6-7-8-9-0-|"
             // Calls to the operator must be referentially transparent: each makes its own multi.
+            // (The reset turned off, `resetOnRefCountZero`, is never reached: one branch each.)
             let partialPipeLine = { (s: Signal<String>) in s.multicast() }
             let shared1 = partialPipeLine(source1.signal)
             let shared2 = partialPipeLine(source2.signal)
