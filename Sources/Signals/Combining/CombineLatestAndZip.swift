@@ -168,20 +168,18 @@ package struct CombiningState<Machine: CombiningStateMachine, Slots>: @unchecked
 
 /// `combineLatest`'s bookkeeping for any number of inputs (up to eight): which inputs have sent
 /// a value and which have ended. An error (`.other`) ends the result at once; `.complete` and
-/// `.cancelled` count as ordinary ends. It ends when every input has ended or, if
-/// `endsWhenAnInputEndsEmpty`, when an input ends without ever sending a value (no value can
-/// be made after that).
+/// `.cancelled` count as ordinary ends. It ends when every input has ended, even when one
+/// ended without a value and no value can be made any more (RxJS's rule: the result's end
+/// says that every input has ended).
 @usableFromInline
 package struct CombineLatestStateMachine: CombiningStateMachine, Sendable {
     @usableFromInline let inputCount: Int
-    @usableFromInline let endsWhenAnInputEndsEmpty: Bool
     @usableFromInline var sentValue = InputSet()
     @usableFromInline var ended = InputSet()
 
     @inlinable
-    package init(inputs: Int, endsWhenAnInputEndsEmpty: Bool) {
+    package init(inputs: Int) {
         self.inputCount = inputs
-        self.endsWhenAnInputEndsEmpty = endsWhenAnInputEndsEmpty
     }
 
     /// Emit once every input has sent a value.
@@ -195,10 +193,7 @@ package struct CombineLatestStateMachine: CombiningStateMachine, Sendable {
     package mutating func endArrived(from i: Int, _ end: SignalEnd) -> CombiningAction {
         if case .other = end { return .end(end) }
         ended.insert(i)
-        if ended.isFull(inputCount) || (endsWhenAnInputEndsEmpty && !sentValue.contains(i)) {
-            return .end(end)
-        }
-        return .none
+        return ended.isFull(inputCount) ? .end(end) : .none
     }
 }
 
@@ -242,8 +237,9 @@ extension Signal {
     // MARK: - combineLatest (2 to 5 inputs)
 
     /// Emits `combiner(latestA, latestB)` each time either input emits, once both have
-    /// emitted. Ends with an error from either input at once; completes when both have ended.
-    /// `.cancelled` counts as an ordinary end.
+    /// emitted. Ends with an error from either input at once; completes when both have ended
+    /// (with the last one's end), even if one ended without a value and nothing more can be
+    /// emitted (RxJS). `.cancelled` counts as an ordinary end.
     ///
     /// State: the latest value of each input and which inputs ended, per activation.
     ///
@@ -257,7 +253,7 @@ extension Signal {
     public func combineLatest<U: Sendable, V: Sendable>(
         _ other: Signal<U>, context: Exec = .direct, _ combiner: @escaping @Sendable (T, U) -> V
     ) -> Signal<V> {
-        let machine = CombineLatestStateMachine(inputs: 2, endsWhenAnInputEndsEmpty: false)
+        let machine = CombineLatestStateMachine(inputs: 2)
         let initial = CombiningState(machine, (LatestValue<T>(), LatestValue<U>()))
         return combine(other, initialState: initial, context: context) { s, e, next in
             let action = s.machine.receive(e, into: &s.slots)
@@ -267,9 +263,10 @@ extension Signal {
     }
 
     /// Emits `combine` of the latest value of each signal whenever any of them sends a value, once
-    /// all have sent at least one (`combineLatest`). Ends when all inputs have ended, or when one
-    /// ends without ever sending a value (with that input's end); an error (`.other`) ends it at
-    /// once. As in the two-input form, `.cancelled` counts as an ordinary end.
+    /// all have sent at least one (`combineLatest`). As in the two-input form, it completes when
+    /// every input has ended (with the last input's end), even if one ended without a value and
+    /// nothing more can be emitted (RxJS); an error (`.other`) ends it at once; `.cancelled`
+    /// counts as an ordinary end.
     ///
     /// State: the latest value of each input and which inputs ended, per activation.
     ///
@@ -285,7 +282,7 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (T, U, V) -> R
     ) -> Signal<R> {
-        let machine = CombineLatestStateMachine(inputs: 3, endsWhenAnInputEndsEmpty: true)
+        let machine = CombineLatestStateMachine(inputs: 3)
         let initial = CombiningState(machine, (LatestValue<T>(), LatestValue<U>(), LatestValue<V>()))
         return self.combine(second, third, initialState: initial, context: context) { s, e, next in
             let action = s.machine.receive(e, into: &s.slots)
@@ -308,7 +305,7 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (T, U, V, W) -> R
     ) -> Signal<R> {
-        let machine = CombineLatestStateMachine(inputs: 4, endsWhenAnInputEndsEmpty: true)
+        let machine = CombineLatestStateMachine(inputs: 4)
         let slots = (LatestValue<T>(), LatestValue<U>(), LatestValue<V>(), LatestValue<W>())
         return self.combine(second, third, fourth, initialState: CombiningState(machine, slots), context: context) { s, e, next in
             let action = s.machine.receive(e, into: &s.slots)
@@ -334,7 +331,7 @@ extension Signal {
         context: Exec = .direct,
         _ combine: @escaping @Sendable (T, U, V, W, X) -> R
     ) -> Signal<R> {
-        let machine = CombineLatestStateMachine(inputs: 5, endsWhenAnInputEndsEmpty: true)
+        let machine = CombineLatestStateMachine(inputs: 5)
         let slots = (LatestValue<T>(), LatestValue<U>(), LatestValue<V>(), LatestValue<W>(), LatestValue<X>())
         let initial = CombiningState(machine, slots)
         return self.combine(second, third, fourth, fifth, initialState: initial, context: context) { s, e, next in
@@ -508,10 +505,10 @@ extension Signal {
     /// of them sends a value, once all have sent one (RxJS `combineLatest([...])`, RxSwift
     /// `combineLatest(_ collection:)`).
     ///
-    /// Ends as the three-to-five-input forms do: an error (`.other`) of any input ends it at
-    /// once; it completes when every input has ended, or as soon as one ends without ever
-    /// having sent a value (no array can be made after that); `.cancelled` counts as an
-    /// ordinary end. An empty array completes as soon as the result is activated (RxJS).
+    /// Ends as the two-to-five-input forms do: an error (`.other`) of any input ends it at
+    /// once; otherwise it ends when every input has ended (with the last input's end), even if
+    /// one ended without a value and no array can be made any more (RxJS); `.cancelled` counts
+    /// as an ordinary end. An empty array completes as soon as the result is activated (RxJS).
     ///
     /// Any number of inputs: one node with one feeder per input (no nesting per input), so
     /// 100,000 inputs activate, deliver and tear down without deep recursion. Each emission
@@ -543,7 +540,7 @@ extension Signal {
                     next.send(end: .other(error))
                 case .failure(let end):
                     s.ended += 1
-                    if s.ended == count || s.latest[t.index] == nil { next.send(end: end) }
+                    if s.ended == count { next.send(end: end) }
                 }
             }
         }

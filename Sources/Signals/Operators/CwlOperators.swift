@@ -110,16 +110,16 @@ extension Signal {
     /// The skeleton of the per-value delays: each value waits for its own trigger, started by
     /// `start` with the value's id and kept (as a lifetime) until it fires. Values leave in
     /// the order their triggers fire. Completion waits for the values still waiting; an error
-    /// or cancellation ends at once and drops them. A throw from `start` ends the result with
-    /// `.other(error)` at once, drops the waiting values (cancelling their triggers) and
-    /// takes nothing more in that activation.
+    /// or cancellation ends at once and drops them. A throw from `start`, or a trigger that
+    /// reports an error (`.failed`), ends the result with that error at once, drops the
+    /// waiting values (cancelling their triggers) and takes nothing more in that activation.
     func delayEach<S: Sendable>(
         initialState: S,
-        _ start: @escaping @Sendable (inout S, T, Int, StageChannel<Int>) throws -> any Lifetime
+        _ start: @escaping @Sendable (inout S, T, Int, StageChannel<DelayTrigger>) throws -> any Lifetime
     ) -> Signal<T> {
         typealias State = (user: S, waiting: [Int: (value: T, trigger: any Lifetime)], nextID: Int, end: SignalEnd?, failed: Bool)
-        return stage(initialState: State(initialState, [:], 0, nil, false), eventType: Int.self) {
-            (s: inout State, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+        return stage(initialState: State(initialState, [:], 0, nil, false), eventType: DelayTrigger.self) {
+            (s: inout State, e: StageEvent<T, DelayTrigger>, channel: StageChannel<DelayTrigger>, next: SignalNext<T>) in
             if s.failed { return }
             switch e {
             case .activated:
@@ -139,7 +139,11 @@ extension Signal {
             case .upstream(.failure(let end)):
                 s.waiting = [:]
                 next.send(end: end)
-            case .event(let id):
+            case .event(.failed(let error)):
+                s.failed = true
+                s.waiting = [:]
+                next.send(end: .other(error))
+            case .event(.fired(let id)):
                 guard let fired = s.waiting.removeValue(forKey: id) else { return }
                 next.send(value: fired.value)
                 if let end = s.end, s.waiting.isEmpty { next.send(end: end) }
@@ -162,13 +166,18 @@ extension Signal {
         offset: @escaping @Sendable (inout S, T) -> Duration
     ) -> Signal<T> {
         delayEach(initialState: initialState) { s, v, id, channel in
-            channel.schedule(after: offset(&s, v), on: context, id)
+            channel.schedule(after: offset(&s, v), on: context, .fired(id))
         }
     }
 
     /// Delays each value until the signal `offset` makes for it sends a value or ends
     /// (CwlSignal's `delay(offset:)` with a signal). Completion waits for the waiting values;
     /// an error ends at once.
+    ///
+    /// The value's signal releases it at its first value, and also when it completes or is
+    /// cancelled without one (CwlSignal's rule; RxJS's `delayWhen` would drop the value). Its
+    /// error (`.other`) fails the result with that error at once, dropping the values still
+    /// waiting (RxJS's `delayWhen`).
     ///
     /// - Parameters:
     ///   - context: where `offset` runs.
@@ -181,7 +190,9 @@ extension Signal {
     }
 
     /// `delay(context:offset:)` whose closure keeps a state across values (per activation)
-    /// (CwlSignal's `delay(initialState:offset:)` with a signal).
+    /// (CwlSignal's `delay(initialState:offset:)` with a signal). A value's signal releases it
+    /// as in `delay(context:offset:)`: at its first value or any end but an error, which fails
+    /// the result.
     ///
     /// - Parameters:
     ///   - initialState: the state at each activation.
@@ -192,7 +203,7 @@ extension Signal {
         initialState: S, context: Exec = .direct, offset: @escaping @Sendable (inout S, T) -> Signal<U>
     ) -> Signal<T> {
         hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
-            channel.subscribe(offset(&s, v)) { _ in id }
+            channel.subscribe(offset(&s, v)) { DelayTrigger(id, $0) }
         }
     }
 
@@ -211,7 +222,7 @@ extension Signal {
         offset: @escaping @Sendable (inout S, T) throws -> Duration
     ) -> Signal<T> {
         delayEach(initialState: initialState) { s, v, id, channel in
-            channel.schedule(after: try offset(&s, v), on: context, id)
+            channel.schedule(after: try offset(&s, v), on: context, .fired(id))
         }
     }
 
@@ -243,7 +254,7 @@ extension Signal {
         initialState: S, context: Exec = .direct, offset: @escaping @Sendable (inout S, T) throws -> Signal<U>
     ) -> Signal<T> {
         hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
-            channel.subscribe(try offset(&s, v)) { _ in id }
+            channel.subscribe(try offset(&s, v)) { DelayTrigger(id, $0) }
         }
     }
 
@@ -278,5 +289,18 @@ extension Signal {
     /// - Returns: the signal of arrays.
     public func optionalToArray<U: Sendable>() -> Signal<[U]> where T == U? {
         map { $0.map { [$0] } ?? [] }
+    }
+}
+
+/// What a per-value delay's trigger reports: the value with this id may leave, or the trigger
+/// failed (its signal's `.other` error, which fails the delayed signal).
+enum DelayTrigger: Sendable {
+    case fired(Int)
+    case failed(any Error)
+
+    /// The report of a value's release signal: its error fails the result; a value or any
+    /// other end releases the value.
+    init<U>(_ id: Int, _ result: Result<U, SignalEnd>) {
+        if case .failure(.other(let error)) = result { self = .failed(error) } else { self = .fired(id) }
     }
 }

@@ -15,6 +15,13 @@ extension Signal {
     /// When this signal fails with `.other(error)`, continues with the signal `recover(error)`
     /// (`catchError`, `catch`). Values, `.complete` and `.cancelled` pass through.
     ///
+    /// RxJS's handler also gets `caught`, the source, to subscribe to again. A signal has one
+    /// output, so a source is re-run by a factory instead: returning `caught` is
+    /// `Signal.retry(when:_:)` with a trigger that fires at once (`Signal<Void>.just(())`), a
+    /// throw from the handler a throw from its `shouldRetry`; a `generate` source re-runs with
+    /// `retry(_:context:shouldRetry:)`. (A `caught` signal would nest one more catching stage
+    /// per error, as RxJS nests a subscriber: a graph that deepens for as long as errors come.)
+    ///
     /// State: the recovery subscription, per activation.
     ///
     /// - Parameter recover: makes the signal to continue with from the error.
@@ -113,6 +120,93 @@ extension Signal {
     ) -> Signal<T> {
         retrying(when: shouldRetry) { () -> Signal<T> in
             do { return try attempt() } catch { return Signal<T>.failing(error) }
+        }
+    }
+
+    /// A signal that subscribes to `attempt()` when activated and re-runs it, as RxJS's
+    /// `retryWhen(errors => notifier)` does, under one notifier for the whole activation: at
+    /// the first error (`.other`) it calls `notifier` once with the signal of this
+    /// activation's errors (a multicast: branch it as often as needed) and subscribes to the
+    /// signal it returns; every error of an attempt, that first one included, is then sent on
+    /// the errors signal. Each value of the notifier starts a fresh `attempt()` if none is
+    /// running (one attempt at a time: a value while an attempt runs is dropped). The
+    /// notifier's end ends the result with that end (a completion completes it, an error
+    /// fails it); an attempt's completion or cancellation ends it too. Values of failed
+    /// attempts have already been delivered.
+    ///
+    /// Unlike `Signal.retry(when:_:)`, which makes a trigger per error and releases it at its
+    /// first value, the notifier here sees every error in order and can count, delay or
+    /// stop them (`errors.map { … }`, `errors.take(3)`, `errors.delay(interval:)`).
+    ///
+    /// A throw from `notifier` fails the result with the thrown error at once. `notifier` and
+    /// `attempt` run in the stage (never concurrently with themselves); the errors signal
+    /// sends from inside the stage, so a notifier that answers at once (`errors.map { _ in
+    /// () }`) starts the next attempt right after the error, in the same delivery. Each
+    /// activation of the result starts afresh (a new notifier at its first error); when the
+    /// result ends or is deactivated, the attempt, the notifier and the errors signal are
+    /// released (the errors signal then ends with `.cancelled`).
+    ///
+    /// - Parameters:
+    ///   - notifier: given the signal of errors, returns the signal whose values start the next
+    ///     attempts; throws to fail the result.
+    ///   - attempt: makes the signal of each attempt.
+    /// - Returns: the signal of the attempts' values.
+    public static func retry<U: Sendable>(
+        whenErrors notifier: @escaping @Sendable (_ errors: SignalMulti<any Error>) throws -> Signal<U>,
+        _ attempt: @escaping @Sendable () -> Signal<T>
+    ) -> Signal<T> {
+        typealias S = (attempt: SignalOutput<T>?, number: Int, errors: SignalInput<any Error>?,
+                       notifier: SignalOutput<U>?, delivery: DeliveryVariant, ended: Bool)
+        return Signal<Never>.never().stage(initialState: S(nil, 0, nil, nil, .lockFree, false), eventType: AttemptEvent<T>.self) {
+            (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
+            if s.ended { return }
+            func start() {
+                s.number += 1
+                let n = s.number
+                let signal = attempt()
+                s.delivery = signal.delivery
+                s.attempt = channel.subscribe(signal) { .attempt(n, $0) }
+            }
+            func finish(_ end: SignalEnd) {
+                s.ended = true
+                s.attempt = nil
+                // The notifier's subscription first: releasing the errors input ends it.
+                s.notifier = nil
+                s.errors = nil
+                next.send(end: end)
+            }
+            switch e {
+            case .activated:
+                start()
+            case .upstream:
+                break
+            case .event(.attempt(let n, let r)):
+                guard n == s.number, s.attempt != nil else { return }
+                switch r {
+                case .success(let v):
+                    next.send(value: v)
+                case .failure(.other(let error)):
+                    s.attempt = nil
+                    if s.errors == nil {
+                        let (input, errors) = Signal<any Error>.create(delivery: s.delivery)
+                        s.errors = input
+                        do {
+                            s.notifier = channel.subscribe(try notifier(errors.multicast())) { r in
+                                .trigger(0, r.map { _ in () })
+                            }
+                        } catch {
+                            return finish(.other(error))
+                        }
+                    }
+                    s.errors?.send(value: error)
+                case .failure(let end):
+                    finish(end)
+                }
+            case .event(.trigger(_, .success)):
+                if s.attempt == nil { start() }
+            case .event(.trigger(_, .failure(let end))):
+                finish(end)
+            }
         }
     }
 

@@ -17,6 +17,38 @@ struct JoinKind<T: Sendable, R: Sendable, L: Sendable, X: Sendable>: Sendable {
     let close: @Sendable (L, SignalEnd) -> Void
 }
 
+extension JoinKind where L == T, X == (T, R) {
+    /// `join`'s kind: a left value is kept as it is, and each overlap is emitted as a pair.
+    static var pairs: JoinKind {
+        JoinKind(
+            open: { v, rights, next in
+                for r in rights { next.send(value: (v, r)) }
+                return v
+            },
+            meet: { l, r, next in next.send(value: (l, r)) },
+            close: { _, _ in }
+        )
+    }
+}
+
+extension JoinKind where L == SignalInput<R>, X == (T, Signal<R>) {
+    /// `groupJoin`'s kind: a left value gets a group signal (on `delivery`), which starts with
+    /// the right values open at that moment, carries those that meet it, and ends with the
+    /// end that closes it (`.complete` when its window closes or the join ends; a throw of a
+    /// window closure, possible only in the throwing forms, ends it with that error).
+    static func groups(delivery: DeliveryVariant) -> JoinKind {
+        JoinKind(
+            open: { v, rights, next in
+                let (input, group) = Signal<R>.create(delivery: delivery)
+                next.send(value: (v, group.cacheUntilActive(precached: rights)))
+                return input
+            },
+            meet: { input, r, _ in input.send(value: r) },
+            close: { input, end in input.send(end: end) }
+        )
+    }
+}
+
 /// What a join stage receives besides left values.
 enum JoinEvent<R: Sendable>: Sendable {
     case right(Result<R, SignalEnd>)
@@ -149,14 +181,7 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable ((T, R)) -> X
     ) -> Signal<X> {
-        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>(
-            open: { v, rights, next in
-                for r in rights { next.send(value: (v, r)) }
-                return v
-            },
-            meet: { l, r, next in next.send(value: (l, r)) },
-            close: { _, _ in }
-        )).map(context: context, processor)
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>.pairs).map(context: context, processor)
     }
 
     /// `join(withRight:leftEnd:rightEnd:context:_:)` with throwing closures. A throw from
@@ -180,14 +205,8 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable ((T, R)) throws -> X
     ) -> Signal<X> {
-        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>(
-            open: { v, rights, next in
-                for r in rights { next.send(value: (v, r)) }
-                return v
-            },
-            meet: { l, r, next in next.send(value: (l, r)) },
-            close: { _, _ in }
-        )).map(context: context) { (pair: (T, R)) throws -> X in try processor(pair) }
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, T, (T, R)>.pairs)
+            .map(context: context) { (pair: (T, R)) throws -> X in try processor(pair) }
     }
 
     /// Gives each value, as it arrives, a signal of the values of `right` whose windows
@@ -210,16 +229,8 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable ((T, Signal<R>)) -> X
     ) -> Signal<X> {
-        let delivery = self.delivery
-        return joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>(
-            open: { v, rights, next in
-                let (input, group) = Signal<R>.create(delivery: delivery)
-                next.send(value: (v, group.cacheUntilActive(precached: rights)))
-                return input
-            },
-            meet: { input, r, _ in input.send(value: r) },
-            close: { input, _ in input.complete() }
-        )).map(context: context, processor)
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>.groups(delivery: delivery))
+            .map(context: context, processor)
     }
 
     /// `groupJoin(withRight:leftEnd:rightEnd:context:_:)` with throwing closures. A throw from
@@ -245,15 +256,7 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable ((T, Signal<R>)) throws -> X
     ) -> Signal<X> {
-        let delivery = self.delivery
-        return joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>(
-            open: { v, rights, next in
-                let (input, group) = Signal<R>.create(delivery: delivery)
-                next.send(value: (v, group.cacheUntilActive(precached: rights)))
-                return input
-            },
-            meet: { input, r, _ in input.send(value: r) },
-            close: { input, end in input.send(end: end) }
-        )).map(context: context) { (pair: (T, Signal<R>)) throws -> X in try processor(pair) }
+        joining(withRight: right, leftEnd: leftEnd, rightEnd: rightEnd, JoinKind<T, R, SignalInput<R>, (T, Signal<R>)>.groups(delivery: delivery))
+            .map(context: context) { (pair: (T, Signal<R>)) throws -> X in try processor(pair) }
     }
 }

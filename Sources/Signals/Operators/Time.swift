@@ -164,7 +164,7 @@ extension Signal {
     /// - Returns: the signal of the delayed values.
     public func delay(until deadline: Duration, context: Exec = .global) -> Signal<T> {
         delayEach(initialState: ()) { _, _, id, channel in
-            channel.schedule(after: Duration.saturatingDifference(deadline, context.now()), on: context, id)
+            channel.schedule(after: Duration.saturatingDifference(deadline, context.now()), on: context, .fired(id))
         }
     }
 

@@ -41,8 +41,11 @@ extension GroupKind where G == SignalInput<T>, U == Signal<T> {
 enum WindowEvent<W: Sendable>: Sendable {
     /// A result of the signal of windows: a new window, or its end.
     case windows(Result<Signal<W>, SignalEnd>)
-    /// The window with this id closed (its signal sent a value or ended).
+    /// The window with this id closed (its signal sent a value, completed or was cancelled).
     case closed(Int)
+    /// A window's signal failed (`.other`): the result fails with it (RxJS's windowToggle and
+    /// bufferToggle).
+    case failed(SignalEnd)
 }
 
 extension Signal {
@@ -74,8 +77,9 @@ extension Signal {
     }
 
     /// Groups that open with each signal `windows` sends and close when that signal sends a
-    /// value or ends. Every upstream value goes into every open group. When upstream or
-    /// `windows` ends, every open group closes (oldest first) and the result ends. State per
+    /// value, completes or is cancelled. Every upstream value goes into every open group. When
+    /// upstream or `windows` ends, or a window's signal fails, every open group closes (oldest
+    /// first) and the result ends with that end. State per
     /// activation: the subscription to `windows`, the open groups with their window
     /// subscriptions.
     /// `windows` is called on each activation (the timed forms build a fresh timer source
@@ -101,7 +105,7 @@ extension Signal {
                     s.open.removeAll { isFull($0.group.group) }
                     for f in full { kind.close(f.group.group, nil, next) }
                 }
-            case .upstream(.failure(let end)), .event(.windows(.failure(let end))):
+            case .upstream(.failure(let end)), .event(.windows(.failure(let end))), .event(.failed(let end)):
                 let open = s.open
                 s = (nil, [], s.nextID)
                 for o in open { kind.close(o.group.group, end, next) }
@@ -110,7 +114,9 @@ extension Signal {
                 let id = s.nextID
                 s.nextID += 1
                 let group = kind.open(next)
-                s.open.append((id, (group, channel.subscribe(window) { _ in .closed(id) })))
+                s.open.append((id, (group, channel.subscribe(window) { r in
+                    if case .failure(let end) = r, end.otherError != nil { .failed(end) } else { .closed(id) }
+                })))
             case .event(.closed(let id)):
                 guard let i = s.open.firstIndex(where: { $0.id == id }) else { return }
                 let closed = s.open.remove(at: i)
@@ -154,9 +160,11 @@ extension Signal {
     }
 
     /// An array per window: each signal `windows` sends starts an array, which is emitted when
-    /// that signal sends a value or ends (CwlSignal's `buffer(windows:)`). At the completion
-    /// (of this signal or of `windows`) the open arrays are emitted (oldest first), then the
-    /// completion; an error or cancellation of either drops them and passes at once.
+    /// that signal sends a value, completes or is cancelled (CwlSignal's `buffer(windows:)`;
+    /// RxJS's `bufferToggle` emits on a value only). At the completion (of this signal or of
+    /// `windows`) the open arrays are emitted (oldest first), then the completion; an error or
+    /// cancellation of either, or an error of a window's signal (RxJS), drops them and ends
+    /// the result with it at once.
     ///
     /// - Parameter windows: a signal of windows.
     /// - Returns: the signal of arrays.
@@ -240,8 +248,9 @@ extension Signal {
     }
 
     /// A signal per window: each signal `windows` sends opens one, which completes when that
-    /// signal sends a value or ends (CwlSignal's `window(windows:)`). At the end every open
-    /// window ends with it.
+    /// signal sends a value, completes or is cancelled (CwlSignal's `window(windows:)`; RxJS's
+    /// `windowToggle` closes on a value only). An error of a window's signal fails the result
+    /// and every open window with it (RxJS). At the end every open window ends with it.
     ///
     /// - Parameter windows: a signal of windows.
     /// - Returns: the signal of windows.

@@ -11,10 +11,13 @@ import Testing
 //   explicitly": a JavaScript Proxy posing as a foreign library's observable.
 // - "should catch errors throw from within the constructor": an exception thrown by the
 //   subscribe function of `new Observable` (a `generate` closure does not throw).
-// Not written (a form Signals lacks): `catchError`'s second argument, `caught` (the source, to
-// subscribe again from the handler):
-// - "should catch and allow the cold observable to be repeated with the third (caught) argument"
-// - "should catch and allow the hot observable to proceed with the third (caught) argument"
+// Not written (a form Signals lacks): none.
+//
+// `catchError((err, caught) => …)` re-subscribes the source by returning `caught`; a Signals
+// signal has one output, so the source is re-run by a factory: `return caught` is
+// `Signal.retry(when:_:)` (a trigger that fires at once), a throw from the handler is a throw
+// from its `shouldRetry`, and `{ source }` is the factory. `catchError`'s doc comment says why
+// there is no `caught` argument.
 
 @Suite("catchError — rxjs spec/operators/catchError-spec.ts")
 struct CatchErrorConformanceTests {
@@ -125,6 +128,51 @@ struct CatchErrorConformanceTests {
             m.expectSignal(result).toBe(expected)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
             m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
+    }
+
+    @Test("should catch and allow the cold observable to be repeated with the third (caught) argument", arguments: variants) func shouldCatchAndAllowTheColdObservableToBeRepeatedWithTheThirdCaughtArgument(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold("--a--b--c--------|       ")
+            let subs = [
+                "               ^-------!                ",
+                "              --------^-------!         ",
+                "              ----------------^-------! ",
+            ]
+            let expected = "--a--b----a--b----a--b--#"
+            let result = Signal.retry(when: { (_: any Error, retry: Int) throws -> Signal<Void>? in
+                if retry == 3 { throw MarbleError("done") }
+                return Signal<Void>.just((), delivery: variant)
+            }) {
+                e1.signal.map { n throws -> String in
+                    if n == "c" { throw MarbleError("bad") }
+                    return n
+                }
+            }
+            m.expectSignal(result).toBe(expected, error: MarbleError("done"))
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+        }
+    }
+
+    @Test("should catch and allow the hot observable to proceed with the third (caught) argument", arguments: variants) func shouldCatchAndAllowTheHotObservableToProceedWithTheThirdCaughtArgument(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.hot("  --a--b--c----d---|")
+            let subs = [
+                "               ^-------!         ",
+                "              --------^--------! ",
+            ]
+            let expected = "--a--b-------d---|"
+            let result = Signal.retry(when: { (_: any Error, retry: Int) throws -> Signal<Void>? in
+                if retry == 3 { throw MarbleError("done") }
+                return Signal<Void>.just((), delivery: variant)
+            }) {
+                e1.signal.map { n throws -> String in
+                    if n == "c" { throw MarbleError("bad") }
+                    return n
+                }
+            }
+            m.expectSignal(result).toBe(expected, error: MarbleError("done"))
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
         }
     }
 

@@ -37,7 +37,6 @@ enum CombineLatestForm: String, CaseIterable, Sendable {
 struct CombineLatestWithConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let forms = CombineLatestForm.allCases
-    static let endsEmpty: Comment = "difference: Signal.combineLatest(_:) (like the three-to-five-input forms) completes as soon as an input ends without having sent a value, since no array can be made after that (its doc comment); RxJS, and the two-input instance form, wait for every input to end"
 
     @Test("should combine events from two cold observables", arguments: variants, forms) func shouldCombineEventsFromTwoColdObservables(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
         marbleTest(variant) { m in
@@ -66,35 +65,31 @@ struct CombineLatestWithConformanceTests {
     }
 
     @Test("should work with never and empty", arguments: variants, forms) func shouldWorkWithNeverAndEmpty(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
-        withKnownIssue(Self.endsEmpty) {
-            marbleTest(variant) { m in
-                let e1 = m.cold(" -")
-                let e1subs = "^!"
-                let e2 = m.cold(" |")
-                let e2subs = "  (^!)"
-                let expected = "-"
-                let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
-                m.expectSignal(result, unsubscription: "^!").toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
-        } when: { form == .array }
+        marbleTest(variant) { m in
+            let e1 = m.cold(" -")
+            let e1subs = "^!"
+            let e2 = m.cold(" |")
+            let e2subs = "  (^!)"
+            let expected = "-"
+            let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
+            m.expectSignal(result, unsubscription: "^!").toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
     }
 
     @Test("should work with empty and never", arguments: variants, forms) func shouldWorkWithEmptyAndNever(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
-        withKnownIssue(Self.endsEmpty) {
-            marbleTest(variant) { m in
-                let e1 = m.cold(" |")
-                let e1subs = "  (^!)"
-                let e2 = m.cold(" -")
-                let e2subs = "^!"
-                let expected = "-"
-                let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
-                m.expectSignal(result, unsubscription: "^!").toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
-        } when: { form == .array }
+        marbleTest(variant) { m in
+            let e1 = m.cold(" |")
+            let e1subs = "  (^!)"
+            let e2 = m.cold(" -")
+            let e2subs = "^!"
+            let expected = "-"
+            let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
+            m.expectSignal(result, unsubscription: "^!").toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
     }
 
     @Test("should work with empty and empty", arguments: variants, forms) func shouldWorkWithEmptyAndEmpty(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
@@ -112,54 +107,48 @@ struct CombineLatestWithConformanceTests {
     }
 
     @Test("should work with hot-empty and hot-single", arguments: variants, forms) func shouldWorkWithHotEmptyAndHotSingle(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
-        withKnownIssue(Self.endsEmpty) {
-            marbleTest(variant) { m in
-                let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "r": 1 + 3]
-                let e1 = m.hot("-a-^-|", values: values)
-                let e1subs = "   ^-!"
-                let e2 = m.hot("-b-^-c-|", values: values)
-                let e2subs = "   ^---!"
-                let expected = " ----|"
-                let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
-        } when: { form == .array }
+        marbleTest(variant) { m in
+            let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "r": 1 + 3]
+            let e1 = m.hot("-a-^-|", values: values)
+            let e1subs = "   ^-!"
+            let e2 = m.hot("-b-^-c-|", values: values)
+            let e2subs = "   ^---!"
+            let expected = " ----|"
+            let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
     }
 
     @Test("should work with hot-single and hot-empty", arguments: variants, forms) func shouldWorkWithHotSingleAndHotEmpty(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
-        withKnownIssue(Self.endsEmpty) {
-            marbleTest(variant) { m in
-                let values: [Character: Int] = ["a": 1, "b": 2, "c": 3]
-                let e1 = m.hot("-a-^-|", values: values)
-                let e1subs = "   ^-!"
-                let e2 = m.hot("-b-^-c-|", values: values)
-                let e2subs = "   ^---!"
-                let expected = " ----|"
-                let result = form.pair(e2.signal, e1.signal) { $0 + $1 }
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
-        } when: { form == .array }
+        marbleTest(variant) { m in
+            let values: [Character: Int] = ["a": 1, "b": 2, "c": 3]
+            let e1 = m.hot("-a-^-|", values: values)
+            let e1subs = "   ^-!"
+            let e2 = m.hot("-b-^-c-|", values: values)
+            let e2subs = "   ^---!"
+            let expected = " ----|"
+            let result = form.pair(e2.signal, e1.signal) { $0 + $1 }
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
     }
 
     @Test("should work with hot-single and never", arguments: variants, forms) func shouldWorkWithHotSingleAndNever(_ variant: DeliveryVariant, _ form: CombineLatestForm) {
-        withKnownIssue(Self.endsEmpty) {
-            marbleTest(variant) { m in
-                let values: [Character: Int] = ["a": 1]
-                let e1 = m.hot("-a-^-|", values: values)
-                let e1subs = "   ^-!"
-                let e2 = m.hot("------", values: values) // never
-                let e2subs = "^--!"
-                let expected = " ---" // never
-                let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
-                m.expectSignal(result, unsubscription: "^--!").toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
-        } when: { form == .array }
+        marbleTest(variant) { m in
+            let values: [Character: Int] = ["a": 1]
+            let e1 = m.hot("-a-^-|", values: values)
+            let e1subs = "   ^-!"
+            let e2 = m.hot("------", values: values) // never
+            let e2subs = "^--!"
+            let expected = " ---" // never
+            let result = form.pair(e1.signal, e2.signal) { $0 + $1 }
+            m.expectSignal(result, unsubscription: "^--!").toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
+        }
     }
 
     @Test("should work with never and hot-single", arguments: variants, forms) func shouldWorkWithNeverAndHotSingle(_ variant: DeliveryVariant, _ form: CombineLatestForm) {

@@ -11,9 +11,8 @@ import Testing
 // `resetOnSuccess: false` is what every form does.
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks):
-// - "should error if the delay function throws": a throwing `shouldRetry` closure for
-//   `Signal.retry(when:_:)`.
+// Not written (a form Signals lacks): none. (`retry({ delay: fn })` that throws is the throwing
+// `Signal.retry(when:_:)`.)
 
 @Suite("retry — rxjs spec/operators/retry-spec.ts")
 struct RetryConformanceTests {
@@ -304,6 +303,27 @@ struct RetryConformanceTests {
                 m.expectSignal(result).toBe(expected, error: MarbleError("blah"))
                 m.expectSubscriptions(source.subscriptions).toBe(subs)
             }
+        }
+    }
+
+    @Test("should error if the delay function throws", arguments: variants) func shouldErrorIfTheDelayFunctionThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("---a---b---#")
+            let subs = [
+                "                  ^----------!",
+                "                  ------------^----------!",
+                "                  -------------------------^----------!",
+                "                  ------------------------------------!",
+            ]
+            let expected =   "   ---a---b-------a---b--------a---b---#"
+            let result = Signal.retry(when: { (_: any Error, retryCount: Int) throws -> Signal<Void>? in
+                if retryCount <= 2 {
+                    return Signal<Void>.timer(interval: m.duration(retryCount), context: m.context, delivery: variant)
+                }
+                throw MarbleError("blah")
+            }) { source.signal }
+            m.expectSignal(result).toBe(expected, error: MarbleError("blah"))
+            m.expectSubscriptions(source.subscriptions).toBe(subs)
         }
     }
 

@@ -328,6 +328,40 @@ import Testing
     }
 }
 
+/// A value's release signal that fails fails `delay(offset:)` with its error (RxJS's
+/// `delayWhen`); a completion or cancellation without a value releases the value.
+@Suite struct SourcesReadingDelayErrorTests {
+    @Test(arguments: DeliveryVariant.allCases) func aReleaseSignalErrorFailsTheResult(_ v: DeliveryVariant) {
+        let (t1, s1) = Signal<Void>.create(delivery: v)
+        let (t2, s2) = Signal<Void>.create(delivery: v)
+        let (t3, s3) = Signal<Void>.create(delivery: v)
+        let triggers = [1: s1, 2: s2, 3: s3]
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let r = Recorder(signal.delay { triggers[$0]! })
+        for x in [1, 2, 3] { input.send(value: x) }
+        t1.send(end: .cancelled)
+        #expect(r.values == [1], "a cancelled release signal releases its value")
+        t2.send(end: .other(TestError.boom))
+        #expect(r.values == [1], "the value waiting on the failed signal is dropped")
+        #expect(r.end == .boom)
+        #expect(t3.send(value: ()) != nil, "the other waiting value's signal is released")
+        withExtendedLifetime(input) {}
+
+        // The stateful form takes the same rule.
+        let (u1, w1) = Signal<Void>.create(delivery: v)
+        let (input2, signal2) = Signal<Int>.create(delivery: v)
+        let r2 = Recorder(signal2.delay(initialState: 0) { (n: inout Int, _: Int) -> Signal<Void> in
+            n += 1
+            return w1
+        })
+        input2.send(value: 7)
+        u1.send(end: .other(TestError.other))
+        #expect(r2.values == [])
+        #expect(r2.end == End(.other(TestError.other)))
+        withExtendedLifetime(input2) {}
+    }
+}
+
 /// The smaller additions: `peek`, stateful `compactMap`, stateful per-value signal delay.
 @Suite struct SmallAdditionsPortTests {
     @Test(arguments: DeliveryVariant.allCases) func peek(_ v: DeliveryVariant) {

@@ -65,6 +65,51 @@ import Testing
         withExtendedLifetime(out) {}
     }
 
+    /// A window's signal that fails fails the result with its error (RxJS's `windowToggle` and
+    /// `bufferToggle`): every open window ends with it, open arrays are dropped, and the
+    /// signal of windows and the other windows' signals are released. A completion or
+    /// cancellation only closes that window (CwlSignal's rule).
+    @Test(arguments: variants) func aWindowSignalErrorFailsTheResult(_ v: DeliveryVariant) {
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let (windowInput, windows) = Signal<Signal<Void>>.create(delivery: v)
+        let opened = Collected<Recorder<Int>>()
+        let result = Recorder(signal.window(windows: windows).map { w -> Int in
+            opened.append(Recorder(w))
+            return 0
+        })
+        let (close1, w1) = Signal<Void>.create(delivery: v)
+        let (close2, w2) = Signal<Void>.create(delivery: v)
+        let (close3, w3) = Signal<Void>.create(delivery: v)
+        windowInput.send(value: w1)
+        windowInput.send(value: w2)
+        input.send(value: 1)
+        close1.send(end: .cancelled)               // closes that window only
+        windowInput.send(value: w3)
+        input.send(value: 2)
+        close2.send(end: .other(TestError.boom))
+        #expect(opened.all.map(\.values) == [[1], [1, 2], [2]])
+        #expect(opened.all.map(\.end) == [.complete, .boom, .boom], "a cancelled window signal closes its window")
+        #expect(result.end == .boom)
+        #expect(windowInput.send(value: Signal<Void>.never(delivery: v)) != nil, "the signal of windows is released")
+        #expect(close3.send(value: ()) != nil, "the open windows' signals are released")
+        withExtendedLifetime(input) {}
+
+        let (bufferedInput, buffered) = Signal<Int>.create(delivery: v)
+        let (bufferWindows, bw) = Signal<Signal<Void>>.create(delivery: v)
+        let rec = Recorder(buffered.buffer(windows: bw))
+        let (closeA, a) = Signal<Void>.create(delivery: v)
+        let (closeB, b) = Signal<Void>.create(delivery: v)
+        bufferWindows.send(value: a)
+        bufferWindows.send(value: b)
+        bufferedInput.send(value: 1)
+        closeA.complete()                          // emits that array
+        bufferedInput.send(value: 2)
+        closeB.send(end: .other(TestError.boom))
+        #expect(rec.values == [[1]], "the open array is dropped at the error")
+        #expect(rec.end == .boom)
+        withExtendedLifetime((bufferedInput, bufferWindows)) {}
+    }
+
     /// Overlapping: a buffer of 3 s starts every 2 s, from activation.
     @Test(arguments: variants) func bufferIntervalTimeshift(_ v: DeliveryVariant) {
         let vt = VirtualTimeContext()

@@ -44,9 +44,13 @@ import Testing
         let (i, s) = inputs(v, 3)
         let rec = Recorder(Signal.combineLatest(s))
         i[0].send(value: 1)
-        i[1].complete()  // never sent a value: no array can be made
+        i[1].complete()  // never sent a value: no array can be made, but the others still run
+        i[2].send(value: 3)
         #expect(rec.values == [])
-        #expect(rec.end == .complete)
+        #expect(rec.end == nil, "waits for every input to end (RxJS)")
+        i[0].complete()
+        i[2].send(end: .cancelled)
+        #expect(rec.end == .cancelled, "the last input's end")
         let (j, t) = inputs(v, 2)
         let failed = Recorder(Signal.combineLatest(t))
         j[0].send(value: 1)

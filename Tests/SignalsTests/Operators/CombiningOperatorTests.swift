@@ -37,7 +37,12 @@ struct Five {
         let g = Five(v)
         let rec2 = Recorder(g.signals[0].combineLatest(g.signals[1], g.signals[2]) { $0 + $1 + $2 })
         g.inputs[1].complete()
-        #expect(rec2.end == .complete, "an input that completes without a value completes the result")
+        g.inputs[0].send(value: 1)
+        #expect(rec2.end == nil, "an input that completes without a value does not end the result (RxJS)")
+        g.inputs[0].complete()
+        g.inputs[2].send(end: .cancelled)
+        #expect(rec2.values == [])
+        #expect(rec2.end == .cancelled, "ends when every input has ended, with the last input's end")
         let h = Five(v)
         let rec3 = Recorder(h.signals[0].combineLatest(h.signals[1], h.signals[2]) { $0 + $1 + $2 })
         h.inputs[2].send(end: .other(TestError.boom))
@@ -76,6 +81,19 @@ struct Five {
         for i in 0..<4 { f.inputs[i].complete() }
         #expect(rec4.values == [[0, 1, 2, 3], [0, 1, 2, 9]])
         #expect(rec4.end == .complete)
+
+        // An input ending without a value: the result waits for every input (RxJS).
+        let e = Five(v)
+        let empty4 = Recorder(e.signals[0].combineLatest(e.signals[1], e.signals[2], e.signals[3]) { [$0, $1, $2, $3] })
+        let empty5 = Recorder(e.signals[4].combineLatest(Signal<Int>.empty(delivery: v), Signal<Int>.never(delivery: v), Signal<Int>.never(delivery: v), Signal<Int>.never(delivery: v)) { [$0, $1, $2, $3, $4] })
+        e.inputs[0].complete()
+        for i in 1..<3 { e.inputs[i].complete() }
+        e.inputs[4].send(value: 1)
+        #expect(empty4.end == nil)
+        #expect(empty5.end == nil, "an empty input and nevers: never ends")
+        e.inputs[3].complete()
+        #expect(empty4.values == [])
+        #expect(empty4.end == .complete)
 
         let g = Five(v)
         let t = g.signals

@@ -21,14 +21,14 @@ import Testing
     // MARK: combineLatest
 
     @Test func combineLatestEmitsOnceEveryInputHasAValue() {
-        var m = CombineLatestStateMachine(inputs: 3, endsWhenAnInputEndsEmpty: true)
+        var m = CombineLatestStateMachine(inputs: 3)
         let steps = [m.valueArrived(from: 0), m.valueArrived(from: 0), m.valueArrived(from: 2),
                      m.valueArrived(from: 1), m.valueArrived(from: 0)]
         #expect(texts(steps) == ["none", "none", "none", "emit", "emit"])
     }
 
     @Test func combineLatestEndsWhenEveryInputHasEnded() {
-        var m = CombineLatestStateMachine(inputs: 3, endsWhenAnInputEndsEmpty: true)
+        var m = CombineLatestStateMachine(inputs: 3)
         let steps = [m.valueArrived(from: 0), m.valueArrived(from: 1), m.valueArrived(from: 2),
                      m.endArrived(from: 0, .complete),
                      m.valueArrived(from: 1),            // an ended input's latest value still combines
@@ -37,27 +37,29 @@ import Testing
         #expect(texts(steps) == ["none", "none", "emit", "none", "emit", "none", "complete"])
     }
 
-    @Test func combineLatestOfThreeEndsWhenAnInputEndsWithoutAValue() {
-        var m = CombineLatestStateMachine(inputs: 3, endsWhenAnInputEndsEmpty: true)
-        let steps = [m.valueArrived(from: 0), m.endArrived(from: 1, .cancelled)]
-        #expect(texts(steps) == ["none", "cancelled"])
+    @Test func combineLatestOfThreeWaitsForEveryEndWhenAnInputEndsWithoutAValue() {
+        var m = CombineLatestStateMachine(inputs: 3)
+        let steps = [m.valueArrived(from: 0), m.endArrived(from: 1, .cancelled),
+                     m.valueArrived(from: 2), m.endArrived(from: 0, .complete),
+                     m.endArrived(from: 2, .cancelled)]
+        #expect(texts(steps) == ["none", "none", "none", "none", "cancelled"])
     }
 
     @Test func combineLatestOfTwoWaitsForBothEnds() {
-        var m = CombineLatestStateMachine(inputs: 2, endsWhenAnInputEndsEmpty: false)
+        var m = CombineLatestStateMachine(inputs: 2)
         let steps = [m.endArrived(from: 1, .complete), m.valueArrived(from: 0), m.endArrived(from: 0, .complete)]
         #expect(texts(steps) == ["none", "none", "complete"])
     }
 
     @Test func combineLatestEndsAtOnceOnAnError() {
-        var m = CombineLatestStateMachine(inputs: 5, endsWhenAnInputEndsEmpty: true)
+        var m = CombineLatestStateMachine(inputs: 5)
         for i in 0..<5 { _ = m.valueArrived(from: i) }
         let step = m.endArrived(from: 3, .other(Failure()))
         #expect(texts([step]) == ["error"])
     }
 
     @Test func combineLatestReceiveKeepsTheLatestValue() {
-        var m = CombineLatestStateMachine(inputs: 2, endsWhenAnInputEndsEmpty: false)
+        var m = CombineLatestStateMachine(inputs: 2)
         var latest = LatestValue<Int>()
         let steps = [m.receive(.success(3), from: 0, into: &latest),
                      m.receive(.success(4), from: 0, into: &latest),
