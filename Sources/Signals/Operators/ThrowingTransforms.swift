@@ -1,5 +1,6 @@
 // Throwing forms of the transforming operators (`map`, `compactMap`, `filter` of the core,
-// `scan`, `reduce`, `distinctUntilChanged(by:)`, `groupBy`, `mapErrors`).
+// `scan`, `reduce`, `distinctUntilChanged(by:)`, `groupBy` and its element and duration
+// forms, `mapErrors`).
 //
 // The convention, for every operator that takes a closure: an overload with the same name
 // and labels whose closure `throws`. Swift picks the non-throwing overload for a closure that
@@ -332,5 +333,86 @@ extension Signal {
                 groups = [:]
                 next.send(end: .other(error))
             })
+    }
+
+    /// `groupBy(context:_:element:)` with a throwing `key` and `element`: routes each value to
+    /// the group of its key, as `element(value)`; a throw from either ends every open group
+    /// (oldest first) and then the result with `.other(error)` at once (as an error from
+    /// upstream does). The value it threw for goes nowhere; a group opened for it (when
+    /// `element` throws for a new key's first value) has been delivered and ends with the
+    /// error.
+    ///
+    /// Subscribe to each group's signal inside the handler that receives it.
+    /// State: a dictionary from key to the group's input, per activation; released at the end.
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - key: the key of each value, or throws to end the result and every group.
+    ///   - element: what of each value its group sends, or throws likewise.
+    /// - Returns: the signal of groups.
+    public func groupBy<K: Hashable & Sendable, E: Sendable>(
+        context: Exec = .direct,
+        _ key: @escaping @Sendable (T) throws -> K,
+        element: @escaping @Sendable (T) throws -> E
+    ) -> Signal<SignalGroup<K, E>> {
+        let delivery = self.delivery
+        return throwingStage(
+            initialState: KeyedGroups<K, E>(), context: context,
+            value: { (s: inout KeyedGroups<K, E>, v: T, next: SignalNext<SignalGroup<K, E>>) in
+                let k = try key(v)
+                let input = s.input(for: k, delivery: delivery, next)
+                let e = try element(v)
+                input.send(value: e)
+                return false
+            },
+            end: { (s: inout KeyedGroups<K, E>, e: SignalEnd, next: SignalNext<SignalGroup<K, E>>) in
+                s.end(e, next)
+            },
+            failure: { (s: inout KeyedGroups<K, E>, error: any Error, next: SignalNext<SignalGroup<K, E>>) in
+                s.end(.other(error), next)
+            })
+    }
+
+    /// `groupBy(_:duration:)` with a throwing `key` and `duration`: every rule of that form
+    /// (what ends a group, a duration signal's error failing its group only, a fresh group for
+    /// a key seen again, the release of a closed group's state); a throw from either closure
+    /// ends every open group (oldest first) and then the result with `.other(error)` at once,
+    /// as an error from upstream does (RxJS's rule). When `duration` throws, the group it was
+    /// called for has been delivered and ends with the error, without a value.
+    ///
+    /// State: a dictionary from key to the open group, per activation; released at the end.
+    ///
+    /// - Parameters:
+    ///   - key: the key of each value, or throws to end the result and every group.
+    ///   - duration: makes the signal whose first value or end closes a group, or throws
+    ///     likewise.
+    /// - Returns: the signal of groups.
+    public func groupBy<K: Hashable & Sendable, D: Sendable>(
+        _ key: @escaping @Sendable (T) throws -> K,
+        duration: @escaping @Sendable (SignalGroup<K, T>) throws -> Signal<D>
+    ) -> Signal<SignalGroup<K, T>> {
+        groupsWithDuration(key: key, element: { $0 }, duration: duration)
+    }
+
+    /// `groupBy(_:element:duration:)` with throwing closures: every rule of that form; a throw
+    /// from `key`, `element` or `duration` ends every open group (oldest first) and then the
+    /// result with `.other(error)` at once (RxJS's rule), and nothing is called after it in
+    /// this activation.
+    ///
+    /// State: a dictionary from key to the open group, per activation; released at the end.
+    ///
+    /// - Parameters:
+    ///   - key: the key of each value, or throws to end the result and every group.
+    ///   - element: what of each value its group sends, or throws likewise.
+    ///   - duration: makes the signal whose first value or end closes a group, or throws
+    ///     likewise.
+    /// - Returns: the signal of groups.
+    public func groupBy<K: Hashable & Sendable, E: Sendable, D: Sendable>(
+        _ key: @escaping @Sendable (T) throws -> K,
+        element: @escaping @Sendable (T) throws -> E,
+        duration: @escaping @Sendable (SignalGroup<K, E>) throws -> Signal<D>
+    ) -> Signal<SignalGroup<K, E>> {
+        groupsWithDuration(key: key, element: element, duration: duration)
     }
 }

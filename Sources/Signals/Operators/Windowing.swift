@@ -1,8 +1,9 @@
 // Overlapping (or gapped) buffers and windows, CwlSignal's forms: by count and skip, by a
 // signal of windows, and by interval and timeshift.
 //
-// Two skeletons decide when a group opens and closes (`countedGroups`: by value count;
-// `windowedGroups`: by a signal of windows), and a `GroupKind` says what a group is (an
+// Three skeletons decide when a group opens and closes (`countedGroups`: by value count;
+// `windowedGroups`: by a signal of windows; `boundaryGroups`: one at a time, split by a
+// boundary signal), and a `GroupKind` says what a group is (an
 // array being filled, or the input of a window signal). Every operator here is one skeleton
 // with one kind.
 
@@ -136,6 +137,48 @@ extension Signal {
         }
     }
 
+    /// One group at a time: the first opens at activation, and each value of `boundary`
+    /// closes the open one and opens the next. Every upstream value goes into the open group.
+    /// When upstream ends, or `boundary` fails, the open group closes with that end and the
+    /// result ends with it; `boundary`'s completion or cancellation is ignored (the open group
+    /// stays open until upstream ends: RxJS's `window(notifier)`). State per activation: the
+    /// open group, the subscription to `boundary`.
+    func boundaryGroups<B: Sendable, G: Sendable, U: Sendable>(boundary: Signal<B>, _ kind: GroupKind<T, G, U>) -> Signal<U> {
+        typealias S = (group: G?, boundary: (any Lifetime)?)
+        // The stage's event: nil for a boundary value, or the boundary's end.
+        return stage(initialState: S(nil, nil), eventType: SignalEnd?.self) {
+            (s: inout S, e: StageEvent<T, SignalEnd?>, channel: StageChannel<SignalEnd?>, next: SignalNext<U>) in
+            func finish(_ end: SignalEnd) {
+                let open = s.group
+                s = (nil, nil)
+                if let open { kind.close(open, end, next) }
+                next.send(end: end)
+            }
+            switch e {
+            case .activated:
+                // The first group is delivered before either input is connected (RxJS's order).
+                s.group = kind.open(next)
+                s.boundary = channel.subscribe(boundary) { r in
+                    if case .failure(let end) = r { return end }
+                    return nil
+                }
+            case .upstream(.success(let v)):
+                if s.group != nil { kind.add(&s.group!, v) }
+            case .upstream(.failure(let end)):
+                finish(end)
+            case .event(.some(.other(let error))):
+                finish(.other(error))
+            case .event(.some):
+                s.boundary = nil
+            case .event(.none):
+                guard let open = s.group else { return }
+                s.group = nil
+                kind.close(open, nil, next)
+                s.group = kind.open(next)
+            }
+        }
+    }
+
     // MARK: - Buffers
 
     /// Arrays of `count` values, one starting at every `skip`-th value: overlapping when
@@ -256,6 +299,35 @@ extension Signal {
     /// - Returns: the signal of windows.
     public func window<W: Sendable>(windows: Signal<Signal<W>>) -> Signal<Signal<T>> {
         windowedGroups(windows: { windows }, .windows(delivery: delivery))
+    }
+
+    /// Consecutive windows split by `boundary` (RxJS `window(windowBoundaries)`): the first
+    /// window is delivered as soon as the result is activated, and each value of `boundary`
+    /// completes the open window and delivers the next, so the windows cover every value
+    /// with no gap and no overlap (an empty one when two boundary values come with no value
+    /// between).
+    ///
+    /// What ends it: the end of this signal ends the open window and then the result with
+    /// that end (completion, error or cancellation); an error of `boundary` does the same
+    /// with that error; `boundary`'s completion or cancellation is ignored (the open window
+    /// stays open until this signal ends; RxJS's rule). Releasing the result's output ends the
+    /// open window with `.cancelled` and releases both inputs. A `boundary` whose output is
+    /// already taken fails the result with `SignalBindError.duplicate` (one that would close a
+    /// loop: `.loop`).
+    ///
+    /// Windows use this signal's delivery variant. Each window is delivered before any value
+    /// is sent into it: subscribe to it inside the handler that receives it (values sent to a
+    /// window without a subscriber are dropped). Upstream values and boundary values reach
+    /// the stage through one serialized queue, so a value and a boundary value never race: a
+    /// value belongs to the window open when it reaches the stage. Lifetimes: a closed
+    /// window's input is released when it closes; the result holds only the open one.
+    /// State per activation: the open window's input, the subscription to `boundary`.
+    ///
+    /// - Parameter boundary: the signal whose every value starts a new window (its single
+    ///   output is taken, and connected again on each activation).
+    /// - Returns: the signal of windows.
+    public func window<B: Sendable>(boundary: Signal<B>) -> Signal<Signal<T>> {
+        boundaryGroups(boundary: boundary, .windows(delivery: delivery))
     }
 
     /// A signal per `interval`, one opening at activation and every `timeshift` after

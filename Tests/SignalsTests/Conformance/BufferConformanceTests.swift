@@ -11,8 +11,8 @@ import Testing
 // Not ported (JavaScript only): none.
 // Not written (a form Signals lacks):
 // - "should be equivalent for case 0", "… case 1", "… case 2", "… case 3": each compares
-//   `buffer` with `window(boundary)` then `buffer` of each window; Signals has no
-//   `window(boundary:)` (docs/operators.md, "left out").
+//   `buffer` with `window(boundary)` then `buffer` of each window as two observables
+//   (RxJS's `toEqual`), which the marble kit has no form for yet.
 
 @Suite("buffer(boundary:) — rxjs spec/operators/buffer-spec.ts")
 struct BufferConformanceTests {

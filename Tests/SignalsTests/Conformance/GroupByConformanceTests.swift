@@ -12,22 +12,13 @@ import Testing
 // `toLowerCase().trim()`.
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks: `groupBy` has no element selector and no duration
-// selector):
-// - "should group values with a keySelector and elementSelector, but elementSelector throws"
-// - "should allow using a keySelector, elementSelector, and durationSelector"
-// - "should allow using a keySelector, elementSelector, and durationSelector that throws"
-// - "should allow using a keySelector and a durationSelector, outer throws"
-// - "should allow using a durationSelector, and outer unsubscribed early"
-// - "should allow using a durationSelector, outer and all inners unsubscribed early"
-// - "should dispose a durationSelector after closing the group"
-// - "should allow using a durationSelector, but keySelector throws"
-// - "should allow using a durationSelector, but elementSelector throws"
-// - "should allow using a durationSelector which eventually throws"
-// - "should allow an inner to be unsubscribed early but other inners continue, with durationSelector"
-// - "should allow inners to be unsubscribed early at different times, with durationSelector"
-// - "should return inner group that when subscribed late emits complete()" (a duration selector)
-// - "should return inner group that when subscribed late emits error()" (a duration selector)
+// RxJS's element selector is `groupBy(_:element:)`, its duration selector
+// `groupBy(_:duration:)` or `groupBy(_:element:duration:)`; the group RxJS hands the duration
+// selector is the `SignalGroup` the duration closure gets, and `group.pipe(skip(n))` is
+// `$0.signal.skip(n)`. A group opened again for a key after its duration closed the last one
+// is `"key 1"` (its occurrence) in a `GroupRun`'s plans and groups.
+//
+// Not written (a form Signals lacks): none.
 
 @Suite("groupBy — rxjs spec/operators/groupBy-spec.ts")
 struct GroupByConformanceTests {
@@ -49,6 +40,11 @@ struct GroupByConformanceTests {
         "k": " bAZ ",
         "l": "    fOo    ",
     ]
+
+    /// RxJS's `reverseString`, the element selector of its cases.
+    static func reversed(_ value: String) -> String { String(value.reversed()) }
+
+    static let reversedValues: [Character: String] = values.mapValues(reversed)
 
     /// RxJS's `val.toLowerCase().trim()`.
     static func key(_ value: String) -> String {
@@ -280,6 +276,35 @@ struct GroupByConformanceTests {
         }
     }
 
+    @Test("should group values with a keySelector and elementSelector, but elementSelector throws", arguments: variants) func shouldGroupValuesWithAKeySelectorAndElementSelectorButElementSelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let reversedValues = Self.reversedValues
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let e1subs = "       ^-------------------!"
+            let expected = "     --w---x---y-z-------#"
+            let w = m.cold("         a-b---d---------i-#", values: reversedValues)
+            let x = m.cold("             c-------g-h---#", values: reversedValues)
+            let y = m.cold("                 e---------#", values: reversedValues)
+            let z = m.cold("                   f-------#", values: reversedValues)
+            let expectedValues: [Character: ColdMarbles<String>] = ["w": w, "x": x, "y": y, "z": z]
+            let invoked = Mutex(0)
+            let source = e1.signal.groupBy({ Self.key($0) }, element: { (val: String) throws -> String in
+                let n = invoked.withLock { i in
+                    i += 1
+                    return i
+                }
+                if n == 10 {
+                    throw MarbleError("error")
+                }
+                return Self.reversed(val)
+            }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: reversedValues)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
     @Test("should allow the outer to be unsubscribed early but inners continue", arguments: variants) func shouldAllowTheOuterToBeUnsubscribedEarlyButInnersContinue(_ variant: DeliveryVariant) {
         withKnownIssue(Self.teardown) {
                 marbleTest(variant) { m in
@@ -387,6 +412,256 @@ struct GroupByConformanceTests {
         }
     }
 
+    @Test("should allow using a keySelector, elementSelector, and durationSelector", arguments: variants) func shouldAllowUsingAKeySelectorElementSelectorAndDurationSelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let reversedValues = Self.reversedValues
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let e1subs = "       ^-------------------------!"
+            let expected = "     --v---w---x-y-----z-------|"
+            let v = m.cold("       a-b---(d|)                 ", values: reversedValues)
+            let w = m.cold("             c-------g-(h|)       ", values: reversedValues)
+            let x = m.cold("                  e---------j-(k|)", values: reversedValues)
+            let y = m.cold("                   f-------------|", values: reversedValues)
+            let z = m.cold("                         i-----l-|", values: reversedValues)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y, "z": z]
+            let source = e1.signal.groupBy({ Self.key($0) }, element: { Self.reversed($0) }, duration: { $0.signal.skip(2) })
+                .map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: reversedValues)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow using a keySelector, elementSelector, and durationSelector that throws", arguments: variants) func shouldAllowUsingAKeySelectorElementSelectorAndDurationSelectorThatThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let reversedValues = Self.reversedValues
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let expected = "     --v---w---x-y-----z-------|"
+            let v = m.cold("         a-b---(d#)               ", values: reversedValues)
+            let w = m.cold("             c-------g-(h#)       ", values: reversedValues)
+            let x = m.cold("                 e---------j-(k#) ", values: reversedValues)
+            let y = m.cold("                   f-------------|", values: reversedValues)
+            let z = m.cold("                         i-----l-|", values: reversedValues)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y, "z": z]
+            // The duration signal fails (a throwing `map` inside it): its group fails, the rest goes on.
+            let source = e1.signal.groupBy({ Self.key($0) }, element: { Self.reversed($0) }, duration: { group in
+                group.signal.skip(2).map { (_: String) throws -> String in throw MarbleError("error") }
+            }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: reversedValues)
+        }
+    }
+
+    @Test("should allow using a keySelector and a durationSelector, outer throws", arguments: variants) func shouldAllowUsingAKeySelectorAndADurationSelectorOuterThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-#", values: values)
+            let e1subs = "       ^-------------------------!"
+            let expected = "     --v---w---x-y-----z-------#"
+            let v = m.cold("         a-b---(d|)               ", values: values)
+            let w = m.cold("             c-------g-(h|)       ", values: values)
+            let x = m.cold("                 e---------j-(k|) ", values: values)
+            let y = m.cold("                   f-------------#", values: values)
+            let z = m.cold("                         i-----l-#", values: values)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y, "z": z]
+            let source = e1.signal.groupBy({ Self.key($0) }, duration: { $0.signal.skip(2) }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow using a durationSelector, and outer unsubscribed early", arguments: variants) func shouldAllowUsingADurationSelectorAndOuterUnsubscribedEarly(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.teardown) {
+            marbleTest(variant) { m in
+                let values = Self.values
+                let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+                let unsub = "        -----------!               "
+                let expected = "     --v---w---x-               "
+                let v = m.cold("         a-b---(d|)               ", values: values)
+                let w = m.cold("             c-------g-(h|)       ", values: values)
+                let x = m.cold("                 e---------j-(k|) ", values: values)
+                let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x]
+                let source = e1.signal.groupBy({ Self.key($0) }, duration: { $0.signal.skip(2) }).map { $0.signal }
+                m.expectInnerSignals(source, unsubscription: unsub).toBe(expected, values: expectedValues, innerValues: values)
+            }
+        }
+    }
+
+    @Test("should allow using a durationSelector, outer and all inners unsubscribed early", arguments: variants) func shouldAllowUsingADurationSelectorOuterAndAllInnersUnsubscribedEarly(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.cancelled) {
+            marbleTest(variant) { m in
+                // The outer subscription and every group's are cancelled at frame 11.
+                let run = GroupRun(m, source: m.hot("--a-b-c-d-e-f-g-h-i-j-k-l-|", values: Self.values), sourceSubscription: "^----------!", key: Self.key,
+                                   grouping: { $0.groupBy({ Self.key($0) }, duration: { $0.signal.skip(2) }) }, outerAbort: 11, plans: [
+                    "foo": (subscribe: 2, abort: 11),
+                    "bar": (subscribe: 6, abort: 11),
+                    "baz": (subscribe: 10, abort: 11),
+                ])
+                run.expect(outer: ["2 N foo", "6 N bar", "10 N baz"], groups: [
+                    "foo": ["2 N a", "4 N b", "8 N d", "8 C"],
+                    "bar": ["6 N c"],
+                    "baz": ["10 N e"],
+                ])
+            }
+        }
+    }
+
+    @Test("should dispose a durationSelector after closing the group", arguments: variants) func shouldDisposeADurationSelectorAfterClosingTheGroup(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let obs = m.hot(" -0-1--------2-| ")
+            let sub = "     ^--------------!"
+            let unsubs = [
+                "              -^--!",
+                "              ---^--!",
+                "              ------------^-!",
+            ]
+            let dur = "     ---s"
+            let durations = [m.cold(dur), m.cold(dur), m.cold(dur)]
+            // RxJS subscribes without checking the outer signal; its keys are checked here too.
+            let source = obs.signal.groupBy({ $0 }, duration: { durations[Int($0.key)!].signal }).map(\.key)
+            m.expectSignal(source).toBe("-0-1--------2-|")
+            m.expectSubscriptions(obs.subscriptions).toBe(sub)
+            for (d, u) in zip(durations, unsubs) {
+                m.expectSubscriptions(d.subscriptions).toBe(u)
+            }
+        }
+    }
+
+    @Test("should allow using a durationSelector, but keySelector throws", arguments: variants) func shouldAllowUsingADurationSelectorButKeySelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let e1subs = "       ^-------------------!      "
+            let expected = "     --v---w---x-y-----z-#      "
+            let v = m.cold("         a-b---(d|)               ", values: values)
+            let w = m.cold("             c-------g-(h|)       ", values: values)
+            let x = m.cold("                 e---------#      ", values: values)
+            let y = m.cold("                   f-------#      ", values: values)
+            let z = m.cold("                         i-#      ", values: values)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y, "z": z]
+            let invoked = Mutex(0)
+            let source = e1.signal.groupBy({ (val: String) throws -> String in
+                let n = invoked.withLock { i in
+                    i += 1
+                    return i
+                }
+                if n == 10 {
+                    throw MarbleError("error")
+                }
+                return Self.key(val)
+            }, element: { $0 }, duration: { $0.signal.skip(2) }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow using a durationSelector, but elementSelector throws", arguments: variants) func shouldAllowUsingADurationSelectorButElementSelectorThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let e1subs = "       ^-------------------!      "
+            let expected = "     --v---w---x-y-----z-#      "
+            let v = m.cold("         a-b---(d|)               ", values: values)
+            let w = m.cold("             c-------g-(h|)       ", values: values)
+            let x = m.cold("                 e---------#      ", values: values)
+            let y = m.cold("                   f-------#      ", values: values)
+            let z = m.cold("                         i-#      ", values: values)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y, "z": z]
+            let invoked = Mutex(0)
+            let source = e1.signal.groupBy({ Self.key($0) }, element: { (val: String) throws -> String in
+                let n = invoked.withLock { i in
+                    i += 1
+                    return i
+                }
+                if n == 10 {
+                    throw MarbleError("error")
+                }
+                return val
+            }, duration: { $0.signal.skip(2) }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow using a durationSelector which eventually throws", arguments: variants) func shouldAllowUsingADurationSelectorWhichEventuallyThrows(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values = Self.values
+            let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
+            let e1subs = "       ^-----------!              "
+            let expected = "  --v---w---x-(y#)              "
+            let v = m.cold("         a-b---(d|)               ", values: values)
+            let w = m.cold("             c-----#              ", values: values)
+            let x = m.cold("                 e-#              ", values: values)
+            let y = m.cold("                   #              ", values: values)
+            let expectedValues: [Character: ColdMarbles<String>] = ["v": v, "w": w, "x": x, "y": y]
+            let invoked = Mutex(0)
+            let source = e1.signal.groupBy({ Self.key($0) }, element: { $0 }, duration: { (group: SignalGroup<String, String>) throws -> Signal<String> in
+                let n = invoked.withLock { i in
+                    i += 1
+                    return i
+                }
+                if n == 4 {
+                    throw MarbleError("error")
+                }
+                return group.signal.skip(2)
+            }).map { $0.signal }
+            m.expectInnerSignals(source).toBe(expected, values: expectedValues, innerValues: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should allow an inner to be unsubscribed early but other inners continue, with durationSelector", arguments: variants) func shouldAllowAnInnerToBeUnsubscribedEarlyButOtherInnersContinueWithDurationSelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            // RxJS's legacy form with a reversing element selector; the events name the source's tokens.
+            let run = GroupRun(m, source: m.hot("--a-b-c-d-e-f-g-h-i-j-k-l-|", values: Self.values), sourceSubscription: "^-------------------------!", key: Self.key,
+                               grouping: { $0.groupBy({ Self.key($0) }, element: { Self.reversed($0) }, duration: { $0.signal.skip(2) }) },
+                               token: { GroupRun.token(of: Self.reversed($0)) }, plans: [
+                "foo": (subscribe: 2, abort: 7),
+                "bar": (subscribe: 6, abort: nil),
+                "baz": (subscribe: 10, abort: nil),
+                "qux": (subscribe: 12, abort: nil),
+                "foo 1": (subscribe: 18, abort: nil),
+            ])
+            run.expect(outer: ["2 N foo", "6 N bar", "10 N baz", "12 N qux", "18 N foo", "26 C"], groups: [
+                "foo": ["2 N a", "4 N b"],
+                "bar": ["6 N c", "14 N g", "16 N h", "16 C"],
+                "baz": ["10 N e", "20 N j", "22 N k", "22 C"],
+                "qux": ["12 N f", "26 C"],
+                "foo 1": ["18 N i", "24 N l", "26 C"],
+            ])
+        }
+    }
+
+    @Test("should allow inners to be unsubscribed early at different times, with durationSelector", arguments: variants) func shouldAllowInnersToBeUnsubscribedEarlyAtDifferentTimesWithDurationSelector(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            // RxJS's legacy form with an identity element selector.
+            let run = GroupRun(m, source: m.hot("--a-b-c-d-e-f-g-h-i-j-k-l-|", values: Self.values), sourceSubscription: "^-------------------------!", key: Self.key,
+                               grouping: { $0.groupBy({ Self.key($0) }, element: { $0 }, duration: { $0.signal.skip(2) }) }, plans: [
+                "foo": (subscribe: 2, abort: 7),
+                "bar": (subscribe: 6, abort: 9),
+                "baz": (subscribe: 10, abort: 21),
+                "qux": (subscribe: 12, abort: 16),
+                "foo 1": (subscribe: 18, abort: 22),
+            ])
+            run.expect(outer: ["2 N foo", "6 N bar", "10 N baz", "12 N qux", "18 N foo", "26 C"], groups: [
+                "foo": ["2 N a", "4 N b"],
+                "bar": ["6 N c"],
+                "baz": ["10 N e", "20 N j"],
+                "qux": ["12 N f"],
+                "foo 1": ["18 N i"],
+            ])
+        }
+    }
+
     @Test("should return inners that when subscribed late exhibit hot behavior", arguments: variants) func shouldReturnInnersThatWhenSubscribedLateExhibitHotBehavior(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
 
@@ -406,6 +681,32 @@ struct GroupByConformanceTests {
         }
     }
 
+    @Test("should return inner group that when subscribed late emits complete()", arguments: variants) func shouldReturnInnerGroupThatWhenSubscribedLateEmitsComplete(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values: [Character: String] = ["a": "  foo", "b": " FoO ", "d": "foO ", "i": "FOO ", "l": "    fOo    "]
+            // The duration (`skip(7)`) never closes the group; it is subscribed at frame 32, after the source has ended.
+            let run = GroupRun(m, source: m.hot("--a-b---d---------i-----l-|", values: values), sourceSubscription: "^-------------------------!", key: Self.key,
+                               grouping: { $0.groupBy({ Self.key($0) }, element: { $0 }, duration: { $0.signal.skip(7) }) }, plans: [
+                "foo": (subscribe: 32, abort: nil),
+            ])
+            run.expect(outer: ["2 N foo", "26 C"], groups: ["foo": ["32 C"]])
+        }
+    }
+
+    @Test("should return inner group that when subscribed late emits error()", arguments: variants) func shouldReturnInnerGroupThatWhenSubscribedLateEmitsError(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+
+            let values: [Character: String] = ["a": "  foo", "b": " FoO ", "d": "foO ", "i": "FOO ", "l": "    fOo    "]
+            // The duration (`skip(7)`) never closes the group; it is subscribed at frame 32, after the source has failed.
+            let run = GroupRun(m, source: m.hot("--a-b---d---------i-----l-#", values: values), sourceSubscription: "^-------------------------!", key: Self.key,
+                               grouping: { $0.groupBy({ Self.key($0) }, element: { $0 }, duration: { $0.signal.skip(7) }) }, plans: [
+                "foo": (subscribe: 32, abort: nil),
+            ])
+            run.expect(outer: ["2 N foo", "26 E error"], groups: ["foo": ["32 E error"]])
+        }
+    }
+
     @Test("should not error for late subscribed inners if outer is unsubscribed before inners are subscribed", arguments: variants) func shouldNotErrorForLateSubscribedInnersIfOuterIsUnsubscribedBeforeInnersAreSubscribed(_ variant: DeliveryVariant) {
         withKnownIssue(Self.cancelled) {
             marbleTest(variant) { m in
@@ -422,16 +723,19 @@ struct GroupByConformanceTests {
     }
 }
 
-/// RxJS's hand-written group cases: subscribes to `source.groupBy(key)` at frame 0, to each
-/// group at its planned frame (cancelling it at its planned abort frame), cancels the outer
-/// subscription at `outerAbort`, and records every event as `"frame N token"`, `"frame C"`,
-/// `"frame E message"` (a `.cancelled` end is `"frame cancelled"`).
+/// RxJS's hand-written group cases: subscribes to `source.groupBy(key)` (or to `grouping(source)`)
+/// at frame 0, to each group at its planned frame (cancelling it at its planned abort frame),
+/// cancels the outer subscription at `outerAbort`, and records every event as
+/// `"frame N token"`, `"frame C"`, `"frame E message"` (a `.cancelled` end is
+/// `"frame cancelled"`). A group's plan and events are under its key, or `"key n"` for the
+/// n-th group opened again with that key (RxJS's `occurrence`).
 final class GroupRun: @unchecked Sendable {
     typealias Plan = (subscribe: Int, abort: Int?)
     private struct State {
         var outer: [String] = []
         var outerKeys: [String] = []
         var groups: [String: [String]] = [:]
+        var occurrences: [String: Int] = [:]
         var lifetimes: [any Lifetime] = []
     }
     private let test: MarbleTest
@@ -443,12 +747,15 @@ final class GroupRun: @unchecked Sendable {
 
     init(
         _ m: MarbleTest, source: HotMarbles<String>, sourceSubscription: String?, key: @escaping @Sendable (String) -> String,
+        grouping: (@Sendable (Signal<String>) -> Signal<SignalGroup<String, String>>)? = nil,
+        token: (@Sendable (String) -> String)? = nil,
         outerAbort: Int? = nil, plans: [String: Plan], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         self.test = m
         self.sourceLocation = sourceLocation
         let clock = m.clock
-        let groups = source.signal.groupBy(key)
+        let groups = grouping?(source.signal) ?? source.signal.groupBy(key)
+        let token = token ?? { GroupRun.token(of: $0) }
         let box = self.box
         let frame = { @Sendable in MarbleTest.frame(of: clock.now()) }
         let describe = { @Sendable (r: Result<String, SignalEnd>) -> String in
@@ -463,18 +770,22 @@ final class GroupRun: @unchecked Sendable {
             let outer = groups.subscribe { r in
                 switch r {
                 case .success(let group):
-                    box.state.withLock {
-                        $0.outer.append("\(frame()) N \(group.key)")
-                        $0.outerKeys.append(group.key)
-                        $0.groups[group.key] = []
+                    let name = box.state.withLock { s -> String in
+                        let occurrence = s.occurrences[group.key, default: 0]
+                        s.occurrences[group.key] = occurrence + 1
+                        let name = occurrence == 0 ? group.key : "\(group.key) \(occurrence)"
+                        s.outer.append("\(frame()) N \(group.key)")
+                        s.outerKeys.append(group.key)
+                        s.groups[name] = []
+                        return name
                     }
-                    guard let plan = plans[group.key] else {
-                        Issue.record("no plan for the group \(group.key)", sourceLocation: sourceLocation)
+                    guard let plan = plans[name] else {
+                        Issue.record("no plan for the group \(name)", sourceLocation: sourceLocation)
                         return
                     }
                     let subscribe: @Sendable () -> Void = {
                         let output = group.signal.subscribe { r in
-                            box.state.withLock { $0.groups[group.key, default: []].append(describe(r.map { GroupRun.token(of: $0) })) }
+                            box.state.withLock { $0.groups[name, default: []].append(describe(r.map { token($0) })) }
                         }
                         var kept: [any Lifetime] = [output]
                         if let abort = plan.abort {
