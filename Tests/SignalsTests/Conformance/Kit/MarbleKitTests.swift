@@ -203,3 +203,16 @@ extension MarbleKitTests {
         }
     }
 }
+
+extension MarbleKitTests {
+    @Test(arguments: DeliveryVariant.allCases) func subscriptionOpenAtClockStopStaysOpen(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            // A multi active while held: its source is still connected when the clock stops,
+            // and only the test's teardown disconnects it.
+            let e1 = m.cold("-a-b")
+            let multi = e1.signal.playback()
+            m.expectSignal(multi).toBe("-a-b")
+            m.expectSubscriptions(e1.subscriptions).toBe("^")
+        }
+    }
+}
