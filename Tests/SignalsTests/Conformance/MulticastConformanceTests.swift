@@ -54,12 +54,12 @@ struct MulticastConformanceTests {
                 "                    ----^-------!",
                 "                    --------^---!",
             ]
-            let multicasted = Self.multicasted({ e1.signal.multicast() }) { Self.zipSum($0) }
-            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in multicasted }
+            let multicasted: @Sendable () -> Signal<String> = { Self.multicasted({ e1.signal.multicast() }) { Self.zipSum($0) } }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in multicasted() }
             let expected1 = "        -2-4-6----8-|"
-            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in multicasted }
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in multicasted() }
             let expected2 = "        -----6----8-|"
-            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in multicasted }
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in multicasted() }
             let expected3 = "        ----------8-|"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
@@ -78,12 +78,12 @@ struct MulticastConformanceTests {
                 "                    ----^-----------!    ",
                 "                    --------^-----------!",
             ]
-            let multicasted = Self.multicasted({ e1.signal.multicast() }) { Self.zipSum($0) }
-            let subscriber1 = m.hot("a|                   ").signal.flatMap { _ in multicasted }
+            let multicasted: @Sendable () -> Signal<String> = { Self.multicasted({ e1.signal.multicast() }) { Self.zipSum($0) } }
+            let subscriber1 = m.hot("a|                   ").signal.flatMap { _ in multicasted() }
             let expected1 = "        -2-4-6----8-|        "
-            let subscriber2 = m.hot("----b|               ").signal.flatMap { _ in multicasted }
+            let subscriber2 = m.hot("----b|               ").signal.flatMap { _ in multicasted() }
             let expected2 = "        -----2-4-6----8-|    "
-            let subscriber3 = m.hot("--------c|           ").signal.flatMap { _ in multicasted }
+            let subscriber3 = m.hot("--------c|           ").signal.flatMap { _ in multicasted() }
             let expected3 = "        ---------2-4-6----8-|"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
@@ -105,12 +105,12 @@ struct MulticastConformanceTests {
                 "                    ----^-----------!       ",
                 "                    --------^-----------!   ",
             ]
-            let multicasted = Self.multicasted({ e1.signal.playback(last: 1) }) { x in x.concat(x.takeLast(1)) }
-            let subscriber1 = m.hot("a|                      ").signal.flatMap { _ in multicasted }
+            let multicasted: @Sendable () -> Signal<String> = { Self.multicasted({ e1.signal.playback(last: 1) }) { x in x.concat(x.takeLast(1)) } }
+            let subscriber1 = m.hot("a|                      ").signal.flatMap { _ in multicasted() }
             let expected1 = "        -1-2-3----4-(4|)        "
-            let subscriber2 = m.hot("----b|                  ").signal.flatMap { _ in multicasted }
+            let subscriber2 = m.hot("----b|                  ").signal.flatMap { _ in multicasted() }
             let expected2 = "        -----1-2-3----4-(4|)    "
-            let subscriber3 = m.hot("--------c|              ").signal.flatMap { _ in multicasted }
+            let subscriber3 = m.hot("--------c|              ").signal.flatMap { _ in multicasted() }
             let expected3 = "        ---------1-2-3----4-(4|)"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)

@@ -153,12 +153,12 @@ struct PublishBehaviorConformanceTests {
             let source = m.cold("    -1-2-3----4-#")
             let sourceSubs = "       ^-----------!"
             let multi = source.signal.continuous(initialValue: "0")
-            let published = Signal<String>.retry(count: 3) { multi }
-            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published }
+            let published: @Sendable () -> Signal<String> = { Signal<String>.retry(count: 3) { multi } }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published() }
             let expected1 = "        01-2-3----4-#"
-            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published }
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published() }
             let expected2 = "        ----23----4-#"
-            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published }
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
             let expected3 = "        --------3-4-#"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)

@@ -69,15 +69,17 @@ struct PublishConformanceTests {
                 "                    ----^-------!",
                 "                    --------^---!",
             ]
-            let published = Signal<String>.deferred {
-                let x = source.signal.multicast()
-                return x.zip(x).map { String(Int($0.0)! + Int($0.1)!) }
+            let published: @Sendable () -> Signal<String> = {
+                Signal<String>.deferred {
+                    let x = source.signal.multicast()
+                    return x.zip(x).map { String(Int($0.0)! + Int($0.1)!) }
+                }
             }
-            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published() }
             let expected1 = "        -2-4-6----8-|"
-            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published }
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published() }
             let expected2 = "        -----6----8-|"
-            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published }
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
             let expected3 = "        ----------8-|"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
@@ -174,12 +176,12 @@ struct PublishConformanceTests {
             let sourceSubs = "       ^-----------!"
             let multi = source.signal.multicast()
             // `retry({ count: 3 })` re-subscribes the ref-counted multi: each attempt is a new branch.
-            let published = Signal<String>.retry(count: 3) { multi }
-            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published }
+            let published: @Sendable () -> Signal<String> = { Signal<String>.retry(count: 3) { multi } }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published() }
             let expected1 = "        -1-2-3----4-#"
-            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published }
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published() }
             let expected2 = "        -----3----4-#"
-            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published }
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
             let expected3 = "        ----------4-#"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)

@@ -173,10 +173,10 @@ struct ShareReplayConformanceTests {
                 let subscriber3 = m.hot("---------------(c|)               ")
                 let expected3 = "        ---------------(12)-3--1-2-----3-#"
                 let multi = source.signal.playback(last: 2)
-                let shared = Signal<String>.retry(count: 1) { multi }
-                m.expectSignal(subscriber1.signal.flatMap { _ in shared }).toBe(expected1)
-                m.expectSignal(subscriber2.signal.flatMap { _ in shared }).toBe(expected2)
-                m.expectSignal(subscriber3.signal.flatMap { _ in shared }).toBe(expected3)
+                let shared: @Sendable () -> Signal<String> = { Signal<String>.retry(count: 1) { multi } }
+                m.expectSignal(subscriber1.signal.flatMap { _ in shared() }).toBe(expected1)
+                m.expectSignal(subscriber2.signal.flatMap { _ in shared() }).toBe(expected2)
+                m.expectSignal(subscriber3.signal.flatMap { _ in shared() }).toBe(expected3)
                 m.expectSubscriptions(source.subscriptions).toBe(subs)
             }
         }
