@@ -184,3 +184,35 @@ import Testing
         }
     }
 }
+
+extension MarbleKitTests {
+    @Test(arguments: DeliveryVariant.allCases) func connectionIsASilentBranch(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let e1 = m.cold("-a-b-c-|")
+            let multi = e1.signal.multicast()
+            // Connected at frame 0 (before the frame-0 subscription), cancelled at frame 5.
+            m.connect(multi, "^----!")
+            m.expectSignal(multi, unsubscription: "--^").toBe("---b-c-|")
+            m.expectSubscriptions(e1.subscriptions).toBe("^------!")
+        }
+        marbleTest(variant) { m in
+            let e1 = m.cold("-a-b-c-|")
+            let multi = e1.signal.multicast()
+            m.connect(multi, "--^--!")
+            m.expectSubscriptions(e1.subscriptions).toBe("--^--!")
+        }
+    }
+}
+
+extension MarbleKitTests {
+    @Test(arguments: DeliveryVariant.allCases) func subscriptionOpenAtClockStopStaysOpen(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            // A multi active while held: its source is still connected when the clock stops,
+            // and only the test's teardown disconnects it.
+            let e1 = m.cold("-a-b")
+            let multi = e1.signal.playback()
+            m.expectSignal(multi).toBe("-a-b")
+            m.expectSubscriptions(e1.subscriptions).toBe("^")
+        }
+    }
+}

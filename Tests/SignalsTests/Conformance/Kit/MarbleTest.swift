@@ -46,7 +46,8 @@ import Testing
 //   frame. Use it in `flatMap` closures: `{ _ in inner.signal }`. `.subscriptions` logs every
 //   activation of every signal it made.
 // * A subscription is logged from activation to the first of: the source's own end reaching
-//   the branch, or deactivation — what RxJS logs as subscribe and unsubscribe.
+//   the branch, or deactivation — what RxJS logs as subscribe and unsubscribe. One still
+//   active when the clock stops stays open (`^` with no `!`): the test's teardown is not logged.
 // * `m.expectSignal(signal, unsubscription: "^---!").toBe(expected, values:, error:)`;
 //   `m.expectSubscriptions(log).toBe("^--!", "--^-!")` (one diagram per subscription, in order).
 // * `values: digits` reads the digits of a diagram as `Int`s.
@@ -236,14 +237,23 @@ final class MarbleTest: @unchecked Sendable {
         for e in early { hots[e.hot].send(record: e.record) }
         for hot in hots { hot.scheduleFromZero() }
         clock.advance(to: .milliseconds(maxFrames))
+        // What is still subscribed now stays open in the logs ('^' with no '!', as RxJS leaves
+        // it): the teardown below is the test's, not the graph's.
+        for check in checks { check.clockStopped() }
         for check in checks { check.stop() }
         for hot in hots { hot.stop() }
         for check in checks { check.evaluate() }
     }
 }
 
+extension MarbleCheck {
+    func clockStopped() {}
+}
+
 /// What `marbleTest` runs once the clock has stopped.
 protocol MarbleCheck: AnyObject {
+    /// The clock has run out; nothing has been torn down yet.
+    func clockStopped()
     /// Stops recording and cancels what this check subscribed.
     func stop()
     /// Records an issue if what happened differs from what was expected.
@@ -498,6 +508,8 @@ final class SignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unchecked 
 final class SubscriptionExpectation: MarbleCheck {
     private let log: SubscriptionLog
     private var expected: (marbles: [String], subscriptions: [MarbleSubscription], location: SourceLocation)?
+    /// The log as it was when the clock stopped, before the test tore its graphs down.
+    private var atClockStop: [MarbleSubscription]?
 
     init(log: SubscriptionLog) {
         self.log = log
@@ -522,11 +534,13 @@ final class SubscriptionExpectation: MarbleCheck {
         expected = (marbles, parsed, sourceLocation)
     }
 
+    func clockStopped() { atClockStop = log.subscriptions }
+
     func stop() {}
 
     func evaluate() {
         guard let expected else { return }
-        let actual = log.subscriptions
+        let actual = atClockStop ?? log.subscriptions
         if actual == expected.subscriptions { return }
         let pad = "\n            "
         let message = """
