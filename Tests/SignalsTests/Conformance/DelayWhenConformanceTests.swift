@@ -76,18 +76,16 @@ struct DelayWhenConformanceTests {
     }
 
     @Test("should raise error if selector raises error", arguments: variants) func shouldRaiseErrorIfSelectorRaisesError(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("      --a--b--|")
-                let expected = "    ---#     "
-                let subs = "        ^--!     "
-                let selector = m.cold(" -#     ")
-                let selectorSubs = "--^!     "
-                let result = e1.signal.delay { _ in selector.signal }
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-                m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("      --a--b--|")
+            let expected = "    ---#     "
+            let subs = "        ^--!     "
+            let selector = m.cold(" -#     ")
+            let selectorSubs = "--^!     "
+            let result = e1.signal.delay { _ in selector.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(selector.subscriptions).toBe(selectorSubs)
         }
     }
 

@@ -187,6 +187,7 @@ struct PublishBehaviorConformanceTests {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.continuous(initialValue: "0")
+                m.hold(result)
                 m.expectSignal(result, unsubscription: "^!").toBe("0")
                 m.expectSubscriptions(source.subscriptions).toBe("^!")
                 m.connect(result, "^!")

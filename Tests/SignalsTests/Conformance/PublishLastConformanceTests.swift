@@ -184,6 +184,7 @@ struct PublishLastConformanceTests {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.last().playback()
+                m.hold(result)
                 m.expectSignal(result, unsubscription: "^!").toBe("-")
                 m.expectSubscriptions(source.subscriptions).toBe("^!")
                 m.connect(result, "^!")

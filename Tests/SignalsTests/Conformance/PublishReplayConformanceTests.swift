@@ -212,6 +212,7 @@ struct PublishReplayConformanceTests {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.playback()
+                m.hold(result)
                 m.expectSignal(result, unsubscription: "^!").toBe("-")
                 m.expectSubscriptions(source.subscriptions).toBe("^!")
                 m.connect(result, "^!")

@@ -103,6 +103,7 @@ struct ShareReplayConformanceTests {
             let sourceSubs = "   ^"
             let expected = "     -"
             let shared = source.signal.playback(last: 1)
+            m.hold(shared)
             m.expectSignal(shared, unsubscription: "^!").toBe(expected)
             m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
         }
@@ -191,6 +192,7 @@ struct ShareReplayConformanceTests {
             let sub2 = "-----------^-------!"
             let expected2 = "    -----------fg-h-i-j"
             let shared = source.signal.playback(last: 1)
+            m.hold(shared)
             m.expectSignal(shared, unsubscription: sub1).toBe(expected1)
             m.expectSignal(shared, unsubscription: sub2).toBe(expected2)
             m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
@@ -233,6 +235,7 @@ struct ShareReplayConformanceTests {
             let sub2 = "-----------^-------!"
             let expected2 = "    -----------fg-h-i-j"
             let shared = source.signal.playback(last: 1)
+            m.hold(shared)
             m.expectSignal(shared, unsubscription: sub1).toBe(expected1)
             m.expectSignal(shared, unsubscription: sub2).toBe(expected2)
             m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)

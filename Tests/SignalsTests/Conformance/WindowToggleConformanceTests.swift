@@ -264,50 +264,46 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should propagate error emitted from a closing", arguments: variants) func shouldPropagateErrorEmittedFromAClosing(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.ends) {
-            marbleTest(variant) { m in
-                let e2 = m.cold("    --x-----------y--------z---|        ")
-                let e2subs = "     ^-------------!                     "
-                let close = [
-                    m.cold("               ---------------s--|               "),
-                    m.cold("                           #                     "),
-                ]
-                let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
-                let e1subs = "     ^-------------!                     "
-                let expected = "   --x-----------(y#)                  "
-                let x = m.cold("       --b---c---d-#                     ")
-                let y = m.cold("                   #                     ")
-                let values: [Character: ColdMarbles<String>] = ["x": x, "y": y]
-                let i = SelectorIndex()
-                let result = e1.signal.window(windows: e2.signal.map { _ in i.pick(close) })
-                m.expectInnerSignals(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
+        marbleTest(variant) { m in
+            let e2 = m.cold("    --x-----------y--------z---|        ")
+            let e2subs = "     ^-------------!                     "
+            let close = [
+                m.cold("               ---------------s--|               "),
+                m.cold("                           #                     "),
+            ]
+            let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
+            let e1subs = "     ^-------------!                     "
+            let expected = "   --x-----------(y#)                  "
+            let x = m.cold("       --b---c---d-#                     ")
+            let y = m.cold("                   #                     ")
+            let values: [Character: ColdMarbles<String>] = ["x": x, "y": y]
+            let i = SelectorIndex()
+            let result = e1.signal.window(windows: e2.signal.map { _ in i.pick(close) })
+            m.expectInnerSignals(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
         }
     }
 
     @Test("should propagate error emitted late from a closing", arguments: variants) func shouldPropagateErrorEmittedLateFromAClosing(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.ends) {
-            marbleTest(variant) { m in
-                let e2 = m.cold("    --x-----------y--------z---|        ")
-                let e2subs = "     ^------------------!                "
-                let close = [
-                    m.cold("               ---------------s--|               "),
-                    m.cold("                           -----#                "),
-                ]
-                let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
-                let e1subs = "     ^------------------!                "
-                let expected = "   --x-----------y----#                "
-                let x = m.cold("       --b---c---d---e|                  ")
-                let y = m.cold("                   --e--#                ")
-                let values: [Character: ColdMarbles<String>] = ["x": x, "y": y]
-                let i = SelectorIndex()
-                let result = e1.signal.window(windows: e2.signal.map { _ in i.pick(close) })
-                m.expectInnerSignals(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-                m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
-            }
+        marbleTest(variant) { m in
+            let e2 = m.cold("    --x-----------y--------z---|        ")
+            let e2subs = "     ^------------------!                "
+            let close = [
+                m.cold("               ---------------s--|               "),
+                m.cold("                           -----#                "),
+            ]
+            let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
+            let e1subs = "     ^------------------!                "
+            let expected = "   --x-----------y----#                "
+            let x = m.cold("       --b---c---d---e|                  ")
+            let y = m.cold("                   --e--#                ")
+            let values: [Character: ColdMarbles<String>] = ["x": x, "y": y]
+            let i = SelectorIndex()
+            let result = e1.signal.window(windows: e2.signal.map { _ in i.pick(close) })
+            m.expectInnerSignals(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+            m.expectSubscriptions(e2.subscriptions).toBe(e2subs)
         }
     }
 

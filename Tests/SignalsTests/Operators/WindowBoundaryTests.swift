@@ -105,31 +105,6 @@ import Testing
         #expect(w.values == [[1], [2]])
     }
 
-    @Test(arguments: variants) func closedWindowsAreReleased(_ v: DeliveryVariant) {
-        let (values, signal) = Signal<Int>.create(delivery: v)
-        let (boundary, boundarySignal) = Signal<Void>.create(delivery: v)
-        // Each window's subscription holds a canary in its handler, and the test holds every
-        // subscription: a window's graph lets go of the handler once the window has closed,
-        // while the open window keeps its own until the result is cancelled.
-        let flags = Collected<Flagged>()
-        let kept = Collected<SignalOutput<Int>>()
-        let outer = Recorder(signal.window(boundary: boundarySignal).onValue { window in
-            let flag = Flagged()
-            let canary = Canary(flag)
-            flags.append(flag)
-            let output = window.subscribe { _ in withExtendedLifetime(canary) {} }
-            kept.append(output)
-        })
-        values.send(value: 1)
-        boundary.send(value: ())
-        values.send(value: 2)
-        boundary.send(value: ())
-        #expect(flags.all.map(\.isSet) == [true, true, false])
-        outer.cancel()
-        #expect(flags.all.map(\.isSet) == [true, true, true])
-        withExtendedLifetime((values, boundary, kept)) {}
-    }
-
     @Test(arguments: variants) func statePerActivation(_ v: DeliveryVariant) {
         let (bi, bs) = Signal<Void>.create(delivery: v)
         let reset = reactivate(v, first: [1], second: [2, 3]) { s in

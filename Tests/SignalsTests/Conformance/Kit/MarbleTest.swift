@@ -225,6 +225,13 @@ final class MarbleTest: @unchecked Sendable {
 
     // MARK: Running
 
+    /// What the test keeps until its clock has stopped: RxJS keeps a connectable held by a
+    /// variable for the whole run, where the body's locals are gone before the clock starts.
+    private var held: [Any] = []
+
+    /// Keeps `object` (a caching multi, say) until the clock has stopped.
+    func hold(_ object: Any) { held.append(object) }
+
     func flush(maxFrames: Int) {
         precondition(!flushed, "a marble test runs once")
         flushed = true
@@ -242,6 +249,7 @@ final class MarbleTest: @unchecked Sendable {
         for check in checks { check.clockStopped() }
         for check in checks { check.stop() }
         for hot in hots { hot.stop() }
+        held = []
         for check in checks { check.evaluate() }
     }
 }
