@@ -29,7 +29,7 @@ extension SignalJunction {
     /// - Returns: nil when bound; otherwise why not, as for `bind(to:)`.
     @discardableResult
     public func bind(to input: SignalInput<T>, onEnd: @escaping EndHandler) -> SignalBindError? {
-        bind(to: input, sink: SignalSink(value: { input.send(value: $0) }, end: { _ in }), onEnd: onEnd)
+        bind(to: input, sink: SignalSink(value: { input.sendHandedOver(.success($0)) }, end: { _ in }), onEnd: onEnd)
     }
 
     /// What a `rebind` asks for: a plain binding, or one with an end handler.

@@ -57,7 +57,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// - Parameter input: the input to send this signal's results into.
     @inlinable @discardableResult
     public func bind(to input: SignalInput<T>) -> SignalBindError? {
-        bind(to: input, sink: SignalSink(value: { input.send(value: $0) }, end: { input.send(end: $0) }))
+        bind(to: input, sink: SignalSink(value: { input.sendHandedOver(.success($0)) }, end: { input.sendHandedOver(.failure($0)) }))
     }
 
     @usableFromInline
@@ -200,7 +200,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
             guard let edge = o.edge, let input = o.input else { return (o, false) }
             return (o, input.node.editActivation { a in
                 if let i = a.feeders.firstIndex(where: { $0 === edge }) {
-                    a.removed.append(a.feeders.remove(at: i))
+                    a.removed.append(a.takeFeeder(at: i))
                 }
             })
         }

@@ -142,3 +142,23 @@ extension SignalNode {
         }
     }
 }
+
+extension SignalInput {
+    /// `send(result:)` made by another node's delivery (a junction bound to this input): a
+    /// node-to-node hand-over like `SignalNode.forward`, so past `DepthBounds.maxDepth`
+    /// nested hand-overs it is deferred to the outermost one on this thread, and a chain of
+    /// any number of bound junctions delivers in bounded stack. The send's answer is not
+    /// needed: a binding drops what its input refuses, as it did before.
+    @usableFromInline final func sendHandedOver(_ result: Result<T, SignalEnd>) {
+        let bounds = DepthBounds.current
+        let depth = bounds.deliveryDepth
+        if _fastPath(depth < DepthBounds.maxDepth) {
+            bounds.deliveryDepth = depth &+ 1
+            send(result: result)
+            bounds.deliveryDepth = depth
+            if _slowPath(depth == 0 && !bounds.deliveries.isEmpty) { bounds.runDeferredDeliveries() }
+        } else {
+            bounds.deferDelivery { [self] in send(result: result) }
+        }
+    }
+}

@@ -29,7 +29,14 @@ final class FeederRecord: @unchecked Sendable {
     /// stopped (removed, ended, or the node freed), so the source can be added or subscribed
     /// again. Set before the record is shared.
     @usableFromInline var outputClaim: OutputClaim?
-    @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
+    @usableFromInline init(_ feeder: any NodeFeeder) {
+        self.feeder = feeder
+        // Before the record is shared: a loop check that finds the record's edge finds the
+        // mark too (see `graphReaches`).
+        if let upstream = feeder.upstreamRoot, !upstream.feedsANode.load(ordering: .relaxed) {
+            upstream.feedsANode.store(true, ordering: .releasing)
+        }
+    }
     deinit {
         // Handed on rather than dropped in place: see `PendingReleases`.
         if let claim = outputClaim { PendingReleases.drop(claim) }
@@ -52,6 +59,19 @@ class NodeBase: @unchecked Sendable {
         var dirty = false
         var feeders: [FeederRecord] = []
         var removed: [FeederRecord] = []
+        /// The `wanted` state of the last pass over every feeder, and the index from which
+        /// `feeders` were appended since a pass began: while `wanted` is what was applied, a
+        /// pass starts only those, so a node given n feeders one at a time (a merged input's
+        /// sources, a junction's bindings) does O(n) work in all, not O(n²).
+        var applied = false
+        var firstUnapplied = 0
+
+        /// Takes the feeder at `index` out of `feeders`, keeping `firstUnapplied` on the same
+        /// record.
+        mutating func takeFeeder(at index: Int) -> FeederRecord {
+            if index < firstUnapplied { firstUnapplied -= 1 }
+            return feeders.remove(at: index)
+        }
         /// An end sent while nothing was attached: delivered to the next attachment.
         var recordedEnd: SignalEnd?
         var generation = 0
@@ -80,6 +100,10 @@ class NodeBase: @unchecked Sendable {
 
     /// Status word read by inputs on every send: `generation << 2 | state`.
     @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
+    /// Set once a feeder record names this node as its upstream (never cleared): until then
+    /// nothing is downstream of the node, so a loop check asking whether it feeds a signal
+    /// answers at once, which keeps building a chain of n junction bindings O(n), not O(n²).
+    let feedsANode = Atomic<Bool>(false)
 
     /// Whether deactivation starts a new generation (old inputs become disconnected, an end
     /// of the old activation is forgotten). True for `generate` nodes, whose inputs belong to
@@ -104,6 +128,7 @@ class NodeBase: @unchecked Sendable {
                 let all: [AnyObject] = a.feeders + a.removed
                 a.feeders = []
                 a.removed = []
+                a.firstUnapplied = 0
                 return all
             }
         }
@@ -147,7 +172,18 @@ class NodeBase: @unchecked Sendable {
                 a.dirty = false
                 let removed = a.removed
                 a.removed = []
-                return (a.wanted, a.feeders, removed)
+                // Every feeder already in the list was brought to `applied` by an earlier pass
+                // (only the runner changes a feeder's state), so unless `wanted` changed, only
+                // the ones appended since need a look.
+                let feeders: [FeederRecord]
+                if a.wanted != a.applied {
+                    a.applied = a.wanted
+                    feeders = a.feeders
+                } else {
+                    feeders = Array(a.feeders[a.firstUnapplied...])
+                }
+                a.firstUnapplied = a.feeders.count
+                return (a.wanted, feeders, removed)
             }
             guard let (wanted, feeders, removed) = step else { return }
             for r in removed where r.isActive {
@@ -180,7 +216,7 @@ class NodeBase: @unchecked Sendable {
         var whenEmpty: (@Sendable () -> Void)?
         updateActivation { a in
             if let i = a.feeders.firstIndex(where: match) {
-                a.removed.append(a.feeders.remove(at: i))
+                a.removed.append(a.takeFeeder(at: i))
                 found = true
                 if a.feeders.isEmpty { whenEmpty = a.afterLastFeeder.take() }
             }
@@ -228,6 +264,10 @@ let topologyLock = Mutex<Void>(())
 
 /// Whether `target` is `start` or feeds it, directly or indirectly. Call with `topologyLock`.
 func graphReaches(from start: NodeBase, to target: NodeBase) -> Bool {
+    if start === target { return true }
+    // A node no feeder has ever named feeds nothing. Every edge of the graph is a feeder
+    // record, which marks its upstream node before it is shared.
+    if !target.feedsANode.load(ordering: .acquiring) { return false }
     var stack = [start]
     var seen = Set<ObjectIdentifier>()
     while let n = stack.popLast() {
