@@ -219,55 +219,51 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should propagate error emitted from a closing", arguments: variants) func shouldPropagateErrorEmittedFromAClosing(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
-                let e2 = m.cold("    --x-----------y--------z---|        ")
-                let subs = "       ^-------------!                     "
-                let closings = [
-                    m.cold("               ---------------s--|               "),
-                    m.cold("                           #                     "),
-                ]
-                let closeSubs = [
-                    "                  --^-----------!                     ",
-                    "                  --------------(^!)                  ",
-                ]
-                let expected = "   --------------#                     "
-                let i = SelectorIndex()
-                let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
-                m.expectSignal(result).toBe(expected, values: [Character: [String]]())
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-                m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
-                m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
+            let e2 = m.cold("    --x-----------y--------z---|        ")
+            let subs = "       ^-------------!                     "
+            let closings = [
+                m.cold("               ---------------s--|               "),
+                m.cold("                           #                     "),
+            ]
+            let closeSubs = [
+                "                  --^-----------!                     ",
+                "                  --------------(^!)                  ",
+            ]
+            let expected = "   --------------#                     "
+            let i = SelectorIndex()
+            let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
+            m.expectSignal(result).toBe(expected, values: [Character: [String]]())
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
+            m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
         }
     }
 
     @Test("should propagate error emitted late from a closing", arguments: variants) func shouldPropagateErrorEmittedLateFromAClosing(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
-                let e2 = m.cold("    --x-----------y--------z---|        ")
-                let subs = "       ^------------------!                "
-                let closings = [
-                    m.cold("               ---------------s--|               "),
-                    m.cold("                           -----#                "),
-                ]
-                let closeSubs = [
-                    "                  --^--------------!                  ",
-                    "                  --------------^----!                ",
-                ]
-                let expected = "   -----------------i-#                "
-                let values: [Character: [String]] = [
-                    "i": ["b", "c", "d", "e"],
-                ]
-                let i = SelectorIndex()
-                let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
-                m.expectSignal(result).toBe(expected, values: values)
-                m.expectSubscriptions(e1.subscriptions).toBe(subs)
-                m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
-                m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|")
+            let e2 = m.cold("    --x-----------y--------z---|        ")
+            let subs = "       ^------------------!                "
+            let closings = [
+                m.cold("               ---------------s--|               "),
+                m.cold("                           -----#                "),
+            ]
+            let closeSubs = [
+                "                  --^--------------!                  ",
+                "                  --------------^----!                ",
+            ]
+            let expected = "   -----------------i-#                "
+            let values: [Character: [String]] = [
+                "i": ["b", "c", "d", "e"],
+            ]
+            let i = SelectorIndex()
+            let result = e1.signal.buffer(windows: e2.signal.map { _ in i.pick(closings) })
+            m.expectSignal(result).toBe(expected, values: values)
+            m.expectSubscriptions(e1.subscriptions).toBe(subs)
+            m.expectSubscriptions(closings[0].subscriptions).toBe(closeSubs[0])
+            m.expectSubscriptions(closings[1].subscriptions).toBe(closeSubs[1])
         }
     }
 
