@@ -318,7 +318,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should handle a source with eventual error using a dynamic notifier selector which eventually completes", arguments: variants) func shouldHandleASourceWithEventualErrorUsingADynamicNotifierSelectorWhichEventuallyCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue("open: the result does not yet match RxJS here (the errors signal feeds two branches, map and takeUntil's flatMap; the order they see the third error decides whether one more attempt starts)") {
+        withKnownIssue("difference: `takeUntil` connects its source before its trigger (inputs connect in argument order: docs/operators.md, Semantics), so the errors multi gives the third error to `map` first and one more attempt starts before the trigger stops it; RxJS subscribes takeUntil's notifier first, which stops the result before `map` sees the error") {
             marbleTest(variant) { m in
                 let source = m.cold("-1--2--#              ")
                 //                          -1--2--#
