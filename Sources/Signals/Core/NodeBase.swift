@@ -29,14 +29,7 @@ final class FeederRecord: @unchecked Sendable {
     /// stopped (removed, ended, or the node freed), so the source can be added or subscribed
     /// again. Set before the record is shared.
     @usableFromInline var outputClaim: OutputClaim?
-    @usableFromInline init(_ feeder: any NodeFeeder) {
-        self.feeder = feeder
-        // Before the record is shared: a loop check that finds the record's edge finds the
-        // mark too (see `graphReaches`).
-        if let upstream = feeder.upstreamRoot, !upstream.feedsANode.load(ordering: .relaxed) {
-            upstream.feedsANode.store(true, ordering: .releasing)
-        }
-    }
+    @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
     deinit {
         // Handed on rather than dropped in place: see `PendingReleases`.
         if let claim = outputClaim { PendingReleases.drop(claim) }
@@ -103,7 +96,14 @@ class NodeBase: @unchecked Sendable {
     /// Set once a feeder record names this node as its upstream (never cleared): until then
     /// nothing is downstream of the node, so a loop check asking whether it feeds a signal
     /// answers at once, which keeps building a chain of n junction bindings O(n), not O(n²).
-    let feedsANode = Atomic<Bool>(false)
+    @usableFromInline let feedsANode = Atomic<Bool>(false)
+
+    /// Marks this node as named by a feeder (`feedsANode`): called by every feeder that has an
+    /// upstream node as it is made, before its record is shared, so a loop check that finds
+    /// the feeder's edge finds the mark too (see `graphReaches`).
+    @inlinable func markFeedsANode() {
+        if !feedsANode.load(ordering: .relaxed) { feedsANode.store(true, ordering: .releasing) }
+    }
 
     /// Whether deactivation starts a new generation (old inputs become disconnected, an end
     /// of the old activation is forgotten). True for `generate` nodes, whose inputs belong to
@@ -266,7 +266,8 @@ let topologyLock = Mutex<Void>(())
 func graphReaches(from start: NodeBase, to target: NodeBase) -> Bool {
     if start === target { return true }
     // A node no feeder has ever named feeds nothing. Every edge of the graph is a feeder
-    // record, which marks its upstream node before it is shared.
+    // (`ChainFeeder`, `EdgeFeeder`, a merged source's wrapped `ChainFeeder`), which marks its
+    // upstream node as it is made.
     if !target.feedsANode.load(ordering: .acquiring) { return false }
     var stack = [start]
     var seen = Set<ObjectIdentifier>()

@@ -306,6 +306,7 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
          makeSink: @escaping @Sendable (SignalNode<E>) -> SignalSink<U>) {
         upstreamAttach = upstream.attachChain
         root = upstream.root
+        root.markFeedsANode()
         sourceID = ObjectIdentifier(upstream)
         self.target = target
         self.makeSink = makeSink
@@ -327,7 +328,10 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
 /// detection.
 final class EdgeFeeder: NodeFeeder, @unchecked Sendable {
     let root: NodeBase
-    init(root: NodeBase) { self.root = root }
+    init(root: NodeBase) {
+        self.root = root
+        root.markFeedsANode()
+    }
     var upstreamRoot: NodeBase? { root }
     func activate() {}
     func deactivate() {}
