@@ -164,7 +164,7 @@ class NodeBase: @unchecked Sendable {
     /// Applies changes until none is pending (for `runActivation`, by the node's runner).
     func applyActivationChanges() {
         while true {
-            let step = activation.withLock { a -> (Bool, [FeederRecord], [FeederRecord])? in
+            let step = activation.withLock { a -> (Bool, [FeederRecord], Int, [FeederRecord])? in
                 if !a.dirty {
                     a.running = false
                     return nil
@@ -174,23 +174,24 @@ class NodeBase: @unchecked Sendable {
                 a.removed = []
                 // Every feeder already in the list was brought to `applied` by an earlier pass
                 // (only the runner changes a feeder's state), so unless `wanted` changed, only
-                // the ones appended since need a look.
-                let feeders: [FeederRecord]
+                // the ones appended since need a look. (The list is handed out whole, a
+                // retain; a copy of its tail would allocate on every node made.)
+                let start: Int
                 if a.wanted != a.applied {
                     a.applied = a.wanted
-                    feeders = a.feeders
+                    start = 0
                 } else {
-                    feeders = Array(a.feeders[a.firstUnapplied...])
+                    start = a.firstUnapplied
                 }
                 a.firstUnapplied = a.feeders.count
-                return (a.wanted, feeders, removed)
+                return (a.wanted, a.feeders, start, removed)
             }
-            guard let (wanted, feeders, removed) = step else { return }
+            guard let (wanted, feeders, start, removed) = step else { return }
             for r in removed where r.isActive {
                 r.feeder.deactivate()
                 r.active.store(false, ordering: .releasing)
             }
-            for r in feeders where r.isActive != wanted {
+            for r in feeders[start...] where r.isActive != wanted {
                 if wanted { r.feeder.activate() } else { r.feeder.deactivate() }
                 r.active.store(wanted, ordering: .releasing)
             }
