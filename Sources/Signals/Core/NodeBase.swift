@@ -191,7 +191,10 @@ class NodeBase: @unchecked Sendable {
                 r.feeder.deactivate()
                 r.active.store(false, ordering: .releasing)
             }
-            for r in feeders[start...] where r.isActive != wanted {
+            // By index: a slice of the list would be one more retain of its storage per pass.
+            for i in start..<feeders.count {
+                let r = feeders[i]
+                guard r.isActive != wanted else { continue }
                 if wanted { r.feeder.activate() } else { r.feeder.deactivate() }
                 r.active.store(wanted, ordering: .releasing)
             }

@@ -305,8 +305,9 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
     init(upstream: Signal<U>, into target: SignalNode<E>,
          makeSink: @escaping @Sendable (SignalNode<E>) -> SignalSink<U>) {
         upstreamAttach = upstream.attachChain
-        root = upstream.root
-        root.markFeedsANode()
+        let upstreamRoot = upstream.root
+        upstreamRoot.markFeedsANode()
+        root = upstreamRoot
         sourceID = ObjectIdentifier(upstream)
         self.target = target
         self.makeSink = makeSink
