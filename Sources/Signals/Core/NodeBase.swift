@@ -93,7 +93,7 @@ class NodeBase: @unchecked Sendable {
 
     /// Status word read by inputs on every send: `generation << 2 | state`.
     @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
-    /// Set once a feeder record names this node as its upstream (never cleared): until then
+    /// Set once a feeder names this node as its upstream (never cleared): until then
     /// nothing is downstream of the node, so a loop check asking whether it feeds a signal
     /// answers at once, which keeps building a chain of n junction bindings O(n), not O(n²).
     @usableFromInline let feedsANode = Atomic<Bool>(false)

@@ -68,11 +68,7 @@ extension Signal {
     /// - Returns: the signal of the values let through.
     public func throttle(interval: Duration, leading: Bool, latest: Bool, context: Exec = .global) -> Signal<T> {
         // Neither edge: RxJS emits nothing and passes the end.
-        if !leading && !latest {
-            return transform { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-                if case .failure(let end) = r { next.send(end: end) }
-            }
-        }
+        if !leading && !latest { return ignoreElements() }
         // Leading only is `throttleFirst`, whose window includes its last instant on the
         // clock: a value exactly `interval` after the last one is dropped however it is
         // ordered against this stage's timer at that instant.
