@@ -520,6 +520,7 @@ package enum StressCatalogue {
             CancelEndRaceScenario(),
             CaptureSubscribeScenario(),
             GenerateReactivationScenario(),
+            MulticastEndedBranchesScenario(),
             GlobalContextScenario(),
             ContextChainScenario(),
             StressVariantQueueScenario(),

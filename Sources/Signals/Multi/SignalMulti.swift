@@ -14,7 +14,8 @@ import Synchronization
 /// latest value (only the end, once the stream has ended), `playback()` every value so far,
 /// `multicast()` nothing, `buffer` whatever its updater kept. These cached values reach the
 /// new branch synchronously (when it is attached from outside a delivery), before any live
-/// value, and exactly once.
+/// value, and exactly once. After the upstream's end, the forms that keep it (all but the
+/// WhileActive ones) give it to every later branch without activating the upstream again.
 public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     @usableFromInline let multicaster: Multicaster<T>
     /// Keeps an eager multi active while this multi, or any signal derived from it, exists
@@ -121,6 +122,12 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     @usableFromInline let staysActiveOnceCached: Bool
     /// Whether such a multi has cached a value (set once, by the holder).
     @usableFromInline let hasCached = Atomic<Bool>(false)
+    /// Set (once, by the holder) when the upstream's end arrives at a form that keeps it for
+    /// later branches (every form but the WhileActive caches, which start afresh). A branch
+    /// that joins after it gets the kept end and no longer activates the upstream: an ended
+    /// upstream activated again would run its activation work (a `generate` closure, an
+    /// `onActivate`) for values this multi could only drop.
+    @usableFromInline let upstreamEnded = Atomic<Bool>(false)
 
     /// Branches, retained by hand: entries are trivial values, so walking the array retains
     /// nothing per delivery.
@@ -185,6 +192,7 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     func receive(end e: SignalEnd) {
         if cache.end != nil { return }
         cache.end = e
+        if !cache.resetsOnActivation { upstreamEnded.store(true, ordering: .releasing) }
         if cache.dropsValuesOnEnd { cache.values = [] }
         if let endUpdate = cache.endUpdate { endUpdate(&cache.values, &cache.end) }
         branches.withUnsafeBufferPointer { b in
@@ -193,12 +201,15 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
     }
 
     /// Makes the node's wanted activation match the branch count as it is now (so whichever of
-    /// two racing 0↔1 transitions applies last leaves the right state).
+    /// two racing 0↔1 transitions applies last leaves the right state). Branches keep the
+    /// upstream active only until it has ended for good (`upstreamEnded`); an eager multi's
+    /// hold keeps it as before, until the multi is released.
     @usableFromInline func updateActivation() {
         node.updateActivation { [self] a in
             let held = held.load(ordering: .acquiring)
                 && (!staysActiveOnceCached || hasCached.load(ordering: .acquiring))
-            a.wanted = held || branchCount.load(ordering: .acquiring) > 0
+            a.wanted = held || (branchCount.load(ordering: .acquiring) > 0
+                && !upstreamEnded.load(ordering: .acquiring))
         }
     }
 
@@ -393,6 +404,11 @@ extension Signal {
 
     /// Many outputs; a new branch gets only values sent after it joined. Lazy: active only
     /// while it has branches.
+    ///
+    /// Once the upstream has ended, the multi keeps that end: a branch that joins later gets
+    /// it at once and nothing else, and the ended upstream is not activated again for it
+    /// (RxJS's `share({ resetOnError: false, resetOnComplete: false })`; the WhileActive forms
+    /// start their upstream afresh instead).
     ///
     /// - Returns: the multi; it takes this signal's single output.
     @inlinable

@@ -15,9 +15,7 @@ import Testing
 //   again (a `generate` source runs afresh) — RxJS's `resetOnRefCountZero: true`;
 // - the upstream ends (error or completion): the multi keeps the end, and every later branch
 //   gets that end at once, nothing else — RxJS's `resetOnError: false` and
-//   `resetOnComplete: false`. (The upstream of a branch that joins after the end may be
-//   activated and released within that frame, as the source's `(^!)` subscriptions in "should
-//   not reset on complete if configured to do so" show, but nothing it sends gets through.)
+//   `resetOnComplete: false`; the ended upstream is not activated again for a late branch.
 //   RxJS's default (`true`) subscribes the source again, so the cases that re-subscribe after
 //   an end (`retry`) are differences. `playbackWhileActive()` does start its upstream afresh
 //   for a branch that joins after the end, but replays values to late branches (RxJS's

@@ -317,4 +317,52 @@ import Testing
         #expect(input.send(value: 3) == .inactive)
         #expect(a.events == [.value(1), .value(2)])
     }
+    /// A branch added to a `multicast()` after its upstream ended gets that end and nothing
+    /// else, and the ended upstream is not activated again for it: a `generate` source is not
+    /// called (no fresh input whose sends would be accepted and then dropped at the ended
+    /// multi), nor an `onActivate` above it.
+    @Test(arguments: DeliveryVariant.allCases)
+    func multicastBranchAfterEndDoesNotActivateUpstream(_ variant: DeliveryVariant) {
+        let calls = Shared<[Bool]>([])
+        let upstreamActivations = Shared(0)
+        let inputs = Shared<[SignalInput<Int>]>([])
+        let multi = Signal<Int>.generate(delivery: variant) { input in
+            calls.update { $0.append(input != nil) }
+            if let input { inputs.update { $0.append(input) } }
+        }.onActivate { upstreamActivations.update { $0 += 1 } }.multicast()
+        let (a, outA) = multi.collect()
+        inputs.value.last?.send(value: 1)
+        inputs.value.last?.complete()
+        #expect(a.events == [.value(1), .complete])
+        let (b, outB) = multi.collect()
+        let (c, outC) = multi.collect()
+        #expect(b.events == [.complete])
+        #expect(c.events == [.complete])
+        #expect(upstreamActivations.value == 1)
+        #expect(calls.value.filter { $0 }.count == 1)
+        for o in [outA, outB, outC] { o.cancel() }
+        inputs.value = []
+    }
+
+    /// The WhileActive caches do start their ended upstream afresh for a branch that joins
+    /// after the end (their documented reset), so the rule above is `multicast()`'s.
+    @Test(arguments: DeliveryVariant.allCases)
+    func playbackWhileActiveBranchAfterEndRestartsUpstream(_ variant: DeliveryVariant) {
+        let upstreamActivations = Shared(0)
+        let inputs = Shared<[SignalInput<Int>]>([])
+        let multi = Signal<Int>.generate(delivery: variant) { input in
+            if let input { inputs.update { $0.append(input) } }
+        }.onActivate { upstreamActivations.update { $0 += 1 } }.playbackWhileActive()
+        let (a, outA) = multi.collect()
+        inputs.value.last?.send(value: 1)
+        inputs.value.last?.complete()
+        #expect(a.events == [.value(1), .complete])
+        outA.cancel()
+        let (b, outB) = multi.collect()
+        inputs.value.last?.send(value: 2)
+        #expect(b.events == [.value(2)])
+        #expect(upstreamActivations.value == 2)
+        outB.cancel()
+        inputs.value = []
+    }
 }
