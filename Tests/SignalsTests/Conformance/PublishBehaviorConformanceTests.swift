@@ -9,7 +9,8 @@ import Testing
 // does) and stays connected while it is held, so `published.connect()` (a silent branch,
 // `m.connect`) adds nothing and cancelling it disconnects nothing. A hot diagram's
 // `mergeMap(() => published)` is `flatMap { _ in published }`; `retry({ count: 3 })` on the
-// multi is `Signal<String>.retry(count: 3) { published }` (each attempt a new branch).
+// multi is `Signal<String>.retry(count: 3) { published }` (each attempt a new branch), and
+// `repeat({ count: 3 })` is `Signal<String>.repeat(count: 3) { published }` (each run a new branch).
 //
 // Not ported (JavaScript only): none.
 // Not written (a form Signals lacks): none.

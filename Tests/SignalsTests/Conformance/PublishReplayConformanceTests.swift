@@ -13,7 +13,8 @@ import Testing
 // as RxJS makes a ReplaySubject per subscription; a throwing selector uses the throwing
 // `Signal.deferred`. A hot diagram's `mergeMap(() => published)` is `flatMap { _ in published }`;
 // `retry({ count: 3 })` on the multi is `Signal<String>.retry(count: 3) { published }` (each attempt a
-// new branch).
+// new branch), and `repeat({ count: 3 })` is `Signal<String>.repeat(count: 3) { published }` (each run
+// a new branch).
 //
 // Not ported (JavaScript only): none.
 // Not written (a form Signals lacks): none.
