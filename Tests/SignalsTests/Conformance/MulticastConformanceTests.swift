@@ -7,23 +7,19 @@ import Testing
 // `multicast(() => new Subject())` is `multicast()` (with or without `refCount()`: the multi
 // counts its own branches), its `connect()` a silent branch (`m.connect`). Where RxJS makes a
 // subject per subscription (the selector form: `multicast(factory, selector)`) or a new one for
-// each retry of a synchronous source that has ended, the port makes a multi there: per
-// subscription (`Signal.deferred`), per attempt (`Signal<String>.retry(count:_:)`'s factory). A
-// `ReplaySubject(1)` factory is `playback(last: 1)` (ConnectableConformance.swift). A hot
-// diagram's `mergeMap(() => multicasted)` is `flatMap { _ in multicasted }`.
+// each retry or repeat of a synchronous source that has ended, the port makes a multi there: per
+// subscription (`Signal.deferred`), per attempt (the factory of `Signal<String>.retry(count:_:)`
+// or `Signal<String>.repeat(count:_:)`). A `ReplaySubject(1)` factory is `playback(last: 1)`
+// (ConnectableConformance.swift). A hot diagram's `mergeMap(() => multicasted)` is
+// `flatMap { _ in multicasted }`.
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks): `repeat` (Signals has no operator that subscribes again
-// when its source completes):
-// - "should be repeatable when cold source is synchronous"
-// - "should be repeatable with ReplaySubject and cold source is synchronous"
-// - "should be repeatable"
-// - "should be repeatable using a ReplaySubject"
+// Not written (a form Signals lacks): none.
 
 @Suite("multicast() — rxjs spec/operators/multicast-spec.ts")
 struct MulticastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let keepsEnd: Comment = "difference: a multi keeps its source's end, so an attempt that subscribes again to the same multi gets the end at once (SignalMulti's doc comment); RxJS's `multicast(subjectFactory).refCount()` makes a new subject and subscribes the source again, shared by every subscriber still retrying"
+    static let keepsEnd: Comment = "difference: a multi keeps its source's end, so an attempt or run that subscribes again to the same multi gets the end at once (SignalMulti's doc comment); RxJS's `multicast(subjectFactory).refCount()` makes a new subject and subscribes the source again, shared by every subscriber still retrying or repeating"
 
     /// `multicast(subjectFactory, selector)`: a multi per subscription, given to `selector`.
     static func multicasted<U: Sendable>(_ makeMulti: @escaping @Sendable () -> SignalMulti<String>, _ selector: @escaping @Sendable (SignalMulti<String>) -> Signal<U>) -> Signal<U> {
@@ -286,6 +282,27 @@ struct MulticastConformanceTests {
         }
     }
 
+    @Test("should be repeatable when cold source is synchronous", arguments: variants) func shouldBeRepeatableWhenColdSourceIsSynchronous(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("(123|)")
+            // Each run connects anew: a new multi, as RxJS makes a new subject.
+            let result = { Signal<String>.repeat(count: 5) { source.signal.multicast() } }
+            m.expectSignal(result()).toBe("(123123123123123|)")
+            m.expectSignal(result(), unsubscription: "-^").toBe("-(123123123123123|)")
+            m.expectSubscriptions(source.subscriptions).toBe(["(^!)", "(^!)", "(^!)", "(^!)", "(^!)", "-(^!)", "-(^!)", "-(^!)", "-(^!)", "-(^!)"])
+        }
+    }
+
+    @Test("should be repeatable with ReplaySubject and cold source is synchronous", arguments: variants) func shouldBeRepeatableWithReplaySubjectAndColdSourceIsSynchronous(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("(123|)")
+            let result = { Signal<String>.repeat(count: 5) { source.signal.playback(last: 1) } }
+            m.expectSignal(result()).toBe("(123123123123123|)")
+            m.expectSignal(result(), unsubscription: "-^").toBe("-(123123123123123|)")
+            m.expectSubscriptions(source.subscriptions).toBe(["(^!)", "(^!)", "(^!)", "(^!)", "(^!)", "-(^!)", "-(^!)", "-(^!)", "-(^!)", "-(^!)"])
+        }
+    }
+
     @Test("should be retryable", arguments: variants) func shouldBeRetryable(_ variant: DeliveryVariant) {
         withKnownIssue(Self.keepsEnd) {
             marbleTest(variant) { m in
@@ -313,6 +330,42 @@ struct MulticastConformanceTests {
                 let secondPrefix = "----23----4-"
                 m.expectSignal(Signal<String>.retry(count: 2) { result }).toBe(firstExpected)
                 m.expectSignal(Signal<String>.retry(count: 2) { result }, unsubscription: "----^").toBe(secondPrefix + "-1-2-3----4--1-2-3----4-#")
+                m.expectSubscriptions(source.subscriptions).toBe([
+                    "^-----------!                        ",
+                    "------------^-----------!            ",
+                    "------------------------^-----------!",
+                ])
+            }
+        }
+    }
+
+    @Test("should be repeatable", arguments: variants) func shouldBeRepeatable(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.cold("-1-2-3----4-|                        ")
+                let result = source.signal.multicast()
+                let firstExpected = "-1-2-3----4-|"
+                let secondPrefix = "-----3----4-"
+                m.expectSignal(Signal<String>.repeat(count: 3) { result }).toBe(firstExpected)
+                m.expectSignal(Signal<String>.repeat(count: 3) { result }, unsubscription: "----^").toBe(secondPrefix + "-1-2-3----4--1-2-3----4-|")
+                m.expectSubscriptions(source.subscriptions).toBe([
+                    "^-----------!                        ",
+                    "------------^-----------!            ",
+                    "------------------------^-----------!",
+                ])
+            }
+        }
+    }
+
+    @Test("should be repeatable using a ReplaySubject", arguments: variants) func shouldBeRepeatableUsingAReplaySubject(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.cold("-1-2-3----4-|                        ")
+                let result = source.signal.playback(last: 1)
+                let firstExpected = "-1-2-3----4-(44|)"
+                let secondPrefix = "----23----4-"
+                m.expectSignal(Signal<String>.repeat(count: 3) { result }).toBe(firstExpected)
+                m.expectSignal(Signal<String>.repeat(count: 3) { result }, unsubscription: "----^").toBe(secondPrefix + "-1-2-3----4--1-2-3----4-|")
                 m.expectSubscriptions(source.subscriptions).toBe([
                     "^-----------!                        ",
                     "------------^-----------!            ",

@@ -9,12 +9,11 @@ import Testing
 // does) and stays connected while it is held, so `published.connect()` (a silent branch,
 // `m.connect`) adds nothing and cancelling it disconnects nothing. A hot diagram's
 // `mergeMap(() => published)` is `flatMap { _ in published }`; `retry({ count: 3 })` on the
-// multi is `Signal<String>.retry(count: 3) { published }` (each attempt a new branch).
+// multi is `Signal<String>.retry(count: 3) { published }` (each attempt a new branch), and
+// `repeat({ count: 3 })` is `Signal<String>.repeat(count: 3) { published }` (each run a new branch).
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks):
-// - "should NOT be repeatable" (`repeat`: Signals has no operator that subscribes again when
-//   its source completes)
+// Not written (a form Signals lacks): none.
 
 @Suite("continuous(initialValue:) — rxjs spec/operators/publishBehavior-spec.ts")
 struct PublishBehaviorConformanceTests {
@@ -160,6 +159,25 @@ struct PublishBehaviorConformanceTests {
             let expected2 = "        ----23----4-#"
             let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
             let expected3 = "        --------3-4-#"
+            m.expectSignal(subscriber1).toBe(expected1)
+            m.expectSignal(subscriber2).toBe(expected2)
+            m.expectSignal(subscriber3).toBe(expected3)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+        }
+    }
+
+    @Test("should NOT be repeatable", arguments: variants) func shouldNOTBeRepeatable(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("    -1-2-3----4-|")
+            let sourceSubs = "       ^-----------!"
+            let multi = source.signal.continuous(initialValue: "0")
+            let published: @Sendable () -> Signal<String> = { Signal<String>.repeat(count: 3) { multi } }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published() }
+            let expected1 = "        01-2-3----4-|"
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published() }
+            let expected2 = "        ----23----4-|"
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
+            let expected3 = "        --------3-4-|"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
             m.expectSignal(subscriber3).toBe(expected3)

@@ -11,9 +11,7 @@ import Testing
 // subscription. A hot diagram's `mergeMap(() => published)` is `flatMap { _ in published }`.
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks):
-// - "should NOT be repeatable" (`repeat`: Signals has no operator that subscribes again when
-//   its source completes)
+// Not written (a form Signals lacks): none.
 
 @Suite("publish — rxjs spec/operators/publish-spec.ts")
 struct PublishConformanceTests {
@@ -183,6 +181,27 @@ struct PublishConformanceTests {
             let expected2 = "        -----3----4-#"
             let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
             let expected3 = "        ----------4-#"
+            m.expectSignal(subscriber1).toBe(expected1)
+            m.expectSignal(subscriber2).toBe(expected2)
+            m.expectSignal(subscriber3).toBe(expected3)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+        }
+    }
+
+    @Test("should NOT be repeatable", arguments: variants) func shouldNOTBeRepeatable(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("    -1-2-3----4-|")
+            let sourceSubs = "       ^-----------!"
+            let multi = source.signal.multicast()
+            // `repeat({ count: 3 })` re-subscribes the ref-counted multi: each run is a new branch,
+            // and a branch of the ended multi gets its completion at once.
+            let published: @Sendable () -> Signal<String> = { Signal<String>.repeat(count: 3) { multi } }
+            let subscriber1 = m.hot("a|           ").signal.flatMap { _ in published() }
+            let expected1 = "        -1-2-3----4-|"
+            let subscriber2 = m.hot("----b|       ").signal.flatMap { _ in published() }
+            let expected2 = "        -----3----4-|"
+            let subscriber3 = m.hot("--------c|   ").signal.flatMap { _ in published() }
+            let expected3 = "        ----------4-|"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
             m.expectSignal(subscriber3).toBe(expected3)

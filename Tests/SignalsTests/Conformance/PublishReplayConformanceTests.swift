@@ -13,12 +13,11 @@ import Testing
 // as RxJS makes a ReplaySubject per subscription; a throwing selector uses the throwing
 // `Signal.deferred`. A hot diagram's `mergeMap(() => published)` is `flatMap { _ in published }`;
 // `retry({ count: 3 })` on the multi is `Signal<String>.retry(count: 3) { published }` (each attempt a
-// new branch).
+// new branch), and `repeat({ count: 3 })` is `Signal<String>.repeat(count: 3) { published }` (each run
+// a new branch).
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks):
-// - "should NOT be repeatable" (`repeat`: Signals has no operator that subscribes again when
-//   its source completes)
+// Not written (a form Signals lacks): none.
 
 @Suite("playback() — rxjs spec/operators/publishReplay-spec.ts")
 struct PublishReplayConformanceTests {
@@ -188,6 +187,25 @@ struct PublishReplayConformanceTests {
             let expected2 = "        ----23----4-(444#)"
             let subscriber3 = m.hot("--------c|        ").signal.flatMap { _ in published() }
             let expected3 = "        --------3-4-(444#)"
+            m.expectSignal(subscriber1).toBe(expected1)
+            m.expectSignal(subscriber2).toBe(expected2)
+            m.expectSignal(subscriber3).toBe(expected3)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+        }
+    }
+
+    @Test("should NOT be repeatable", arguments: variants) func shouldNOTBeRepeatable(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.cold("    -1-2-3----4-|    ")
+            let sourceSubs = "       ^-----------!    "
+            let multi = source.signal.playback(last: 1)
+            let published: @Sendable () -> Signal<String> = { Signal<String>.repeat(count: 3) { multi } }
+            let subscriber1 = m.hot("a|               ").signal.flatMap { _ in published() }
+            let expected1 = "        -1-2-3----4-(44|)"
+            let subscriber2 = m.hot("----b|           ").signal.flatMap { _ in published() }
+            let expected2 = "        ----23----4-(44|)"
+            let subscriber3 = m.hot("--------c|       ").signal.flatMap { _ in published() }
+            let expected3 = "        --------3-4-(44|)"
             m.expectSignal(subscriber1).toBe(expected1)
             m.expectSignal(subscriber2).toBe(expected2)
             m.expectSignal(subscriber3).toBe(expected3)

@@ -17,7 +17,7 @@ import Testing
 //   gets that end at once, nothing else — RxJS's `resetOnError: false` and
 //   `resetOnComplete: false`; the ended upstream is not activated again for a late branch.
 //   RxJS's default (`true`) subscribes the source again, so the cases that re-subscribe after
-//   an end (`retry`) are differences. `playbackWhileActive()` does start its upstream afresh
+//   an end (`retry`, `repeat`) are differences. `playbackWhileActive()` does start its upstream afresh
 //   for a branch that joins after the end, but replays values to late branches (RxJS's
 //   `share({ connector: () => new ReplaySubject() })`), so it is not `share()` either.
 //
@@ -34,7 +34,7 @@ import Testing
 // - reset notifiers (`resetOnError`/`resetOnComplete`/`resetOnRefCountZero` given a function
 //   returning an observable, fired later than the reset point) and a connector (a factory of
 //   the subject, counted per connection):
-//   - "should use the connector function provided" (also `repeat`)
+//   - "should use the connector function provided"
 //   - "should reset on refCount 0 when synchronously resubscribing and using a sync reset notifier"
 //   - "should not reset on refCount 0 when synchronously resubscribing and using a deferred reset notifier"
 //   - "should reset on refCount 0 only after reset notifier emitted"
@@ -45,13 +45,6 @@ import Testing
 //   - "should not reset on complete if reset notifier errors before emitting any value"
 //   - "should not call \"resetOnRefCountZero\" on error"
 //   - "should not call \"resetOnRefCountZero\" on complete"
-// - `repeat` (subscribing again after completion: Signals' re-subscribing operators,
-//   `Signal.retry(count:_:)` and `Signal.retry(when:_:)`, act on errors only), each under all
-//   its configurations:
-//   - "should be repeatable when cold source is synchronous" (5 configurations)
-//   - "should be repeatable" (5 configurations)
-//   - "should not reset on error if configured to do so" (3 configurations)
-//   - "should not reset on refCount 0 if configured to do so" (3 configurations; `retry` and `repeat`)
 
 /// The spec's configurations of `share` that behave as the default (`share()`). Each is
 /// `multicast()` here: Signals has no reset notifiers, and these notifiers fire at once.
@@ -295,6 +288,18 @@ struct ShareConformanceTests {
         }
     }
 
+    @Test("should be repeatable when cold source is synchronous", arguments: variants, configurations) func shouldBeRepeatableWhenColdSourceIsSynchronous(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.cold("(123|)")
+                let shared = configuration.share(source.signal)
+                m.expectSignal(Signal.repeat(count: 2) { shared }).toBe("(123123|)")
+                m.expectSignal(Signal.repeat(count: 2) { shared }, unsubscription: "-^").toBe("-(123123|)")
+                m.expectSubscriptions(source.subscriptions).toBe(["(^!)", "(^!)", "-(^!)", "-(^!)"])
+            }
+        }
+    }
+
     @Test("should be retryable", arguments: variants, configurations) func shouldBeRetryable(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
         withKnownIssue(Self.keepsEnd) {
             marbleTest(variant) { m in
@@ -302,6 +307,22 @@ struct ShareConformanceTests {
                 let shared = configuration.share(source.signal)
                 m.expectSignal(Signal.retry(count: 2) { shared }).toBe("-1-2-3----4--1-2-3----4--1-2-3----4-#")
                 m.expectSignal(Signal.retry(count: 2) { shared }, unsubscription: "----^").toBe("-----3----4--1-2-3----4--1-2-3----4-#")
+                m.expectSubscriptions(source.subscriptions).toBe([
+                    "^-----------!                        ",
+                    "------------^-----------!            ",
+                    "------------------------^-----------!",
+                ])
+            }
+        }
+    }
+
+    @Test("should be repeatable", arguments: variants, configurations) func shouldBeRepeatable(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.cold("-1-2-3----4-|                        ")
+                let shared = configuration.share(source.signal)
+                m.expectSignal(Signal.repeat(count: 3) { shared }).toBe("-1-2-3----4--1-2-3----4--1-2-3----4-|")
+                m.expectSignal(Signal.repeat(count: 3) { shared }, unsubscription: "----^").toBe("-----3----4--1-2-3----4--1-2-3----4-|")
                 m.expectSubscriptions(source.subscriptions).toBe([
                     "^-----------!                        ",
                     "------------^-----------!            ",
@@ -323,6 +344,29 @@ struct ShareConformanceTests {
             let e1 = Signal<String>.empty(delivery: variant)
             let expected = "|"
             m.expectSignal(configuration.share(e1)).toBe(expected)
+        }
+    }
+
+    @Test("should not reset on error if configured to do so", arguments: variants, noResetConfigurations) func shouldNotResetOnErrorIfConfiguredToDoSo(_ variant: DeliveryVariant, _ configuration: ShareNoResetConfiguration) {
+        // `resetOnError` off, `resetOnComplete` left on: each completion of `take(3)` is
+        // repeated on a fresh connection. `multicast()` keeps the completion too, which RxJS
+        // resets.
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.hot("---a---b---c---d---e---f----#")
+                let expected = "  ---a---b---c---d---e---f----#"
+                let sourceSubs = [
+                    "                 ^----------!                 ",
+                    "                 -----------^-----------!     ",
+                    "                 -----------------------^----!",
+                ]
+                let shared = source.signal.take(3).multicast()
+                // RxJS repeats without a count; the third run fails, so 3 runs are enough, and a
+                // bound keeps an end that repeats at once from looping.
+                let result = Signal.repeat(count: 3) { shared }
+                m.expectSignal(result).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            }
         }
     }
 
@@ -374,6 +418,34 @@ struct ShareConformanceTests {
                 m.expectSignal(result).toBe(expected)
                 m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
                 withExtendedLifetime(triggerComplete) {}
+            }
+        }
+    }
+
+    @Test("should not reset on refCount 0 if configured to do so", arguments: variants, noResetConfigurations) func shouldNotResetOnRefCount0IfConfiguredToDoSo(_ variant: DeliveryVariant, _ configuration: ShareNoResetConfiguration) {
+        // `resetOnRefCountZero` off, the end resets left on: the error is retried and the
+        // completion repeated, each on a fresh connection. `multicast()` keeps both ends.
+        withKnownIssue(Self.keepsEnd) {
+            marbleTest(variant) { m in
+                let source = m.hot("  ---v---v---v---E--v---v---v---C---v----v------v---")
+                let expected = "    ---v---v---v------v---v---v-------v----v----      "
+                let subscription = "^-------------------------------------------!     "
+                let sourceSubs = [
+                    "                   ^--------------!",
+                    "                   ---------------^--------------!",
+                    // This last subscription never ends: refCount hitting zero does not reset.
+                    "                   ------------------------------^--------------     ",
+                ]
+                let shared = source.signal.map { (value: String) throws -> String in
+                    if value == "E" { throw MarbleError("E") }
+                    return value
+                }.takeWhile { $0 != "C" }.multicast()
+                // RxJS retries and repeats without a count; one error and one completion come
+                // before the end of the subscription, so one retry and two runs are enough, and
+                // the bounds keep an end that repeats at once from looping.
+                let result = Signal.repeat(count: 2) { Signal.retry(count: 1) { shared } }
+                m.expectSignal(result, unsubscription: subscription).toBe(expected)
+                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
             }
         }
     }
