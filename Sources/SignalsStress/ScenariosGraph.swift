@@ -554,6 +554,11 @@ package enum StressCatalogue {
             ActivationOperatorsFloodScenario(),
             OperatorInputRaceScenario(),
             DeepChainScenario(),
+            GroupByDurationRaceScenario(),
+            WindowBoundaryRaceScenario(),
+            DelaySubscriptionRaceScenario(),
+            RetryWhenErrorsRaceScenario(),
+            TimerStageRaceScenario(),
         ]
     }
 }
