@@ -555,6 +555,11 @@ package enum StressCatalogue {
             ActivationOperatorsFloodScenario(),
             OperatorInputRaceScenario(),
             DeepChainScenario(),
+            GroupByDurationRaceScenario(),
+            WindowBoundaryRaceScenario(),
+            DelaySubscriptionRaceScenario(),
+            RetryWhenErrorsRaceScenario(),
+            TimerStageRaceScenario(),
         ]
     }
 }

@@ -187,14 +187,18 @@ extension Signal {
     ///     never sends nor ends keeps this signal unconnected for ever.
     /// - Returns: this signal's results, from the moment it is connected.
     public func delaySubscription<U: Sendable>(until trigger: Signal<U>) -> Signal<T> {
-        let source = self
+        // Held through `ReleasedAfterwards`: the processor is the only holder of this signal,
+        // which may itself be such a stage, so freeing a chain of them would nest once per
+        // stage.
+        let source = ReleasedAfterwards(self)
+        let trigger = ReleasedAfterwards(trigger)
         typealias S = (trigger: SignalOutput<U>?, source: SignalOutput<T>?, started: Bool)
         typealias E = EitherResult2<U, T>
         return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, nil, false), eventType: E.self) {
             (s: inout S, e: StageEvent<Never, E>, channel: StageChannel<E>, next: SignalNext<T>) in
             switch e {
             case .activated:
-                s.trigger = channel.subscribe(trigger) { .result1($0) }
+                s.trigger = channel.subscribe(trigger.signal) { .result1($0) }
             case .upstream:
                 break
             case .event(.result1(let r)):
@@ -204,7 +208,7 @@ extension Signal {
                 s.trigger = nil
                 switch r {
                 case .success, .failure(.complete):
-                    s.source = channel.subscribe(source) { .result2($0) }
+                    s.source = channel.subscribe(source.signal) { .result2($0) }
                 case .failure(let end):
                     next.send(end: end)
                 }
