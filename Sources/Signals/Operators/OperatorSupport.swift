@@ -70,6 +70,7 @@ public struct SignalTimeoutError<Value: Sendable>: Error, Sendable, CustomString
         self.info = info
     }
 
+    /// `SignalTimeoutError(seen: n, lastValue: v)`, the last value by `String(describing:)`.
     public var description: String {
         "SignalTimeoutError(seen: \(info.seen), lastValue: \(info.lastValue.map { String(describing: $0) } ?? "nil"))"
     }
