@@ -265,9 +265,14 @@ extension Signal {
         }
     }
 
-    /// Fails with `SignalOperatorError.timeout` if the signal has not ended `interval` after
-    /// activation or, with `resetOnValue`, `interval` after activation or the latest value
-    /// (`timeout`; RxJS `timeout({ each })`). The timer runs on `context`'s clock.
+    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if the signal has not
+    /// ended `interval` after activation or, with `resetOnValue`, `interval` after activation
+    /// or the latest value (`timeout`; RxJS `timeout({ each })`). The timer runs on
+    /// `context`'s clock.
+    ///
+    /// At the limits: an `interval` of zero or less times out at once (asynchronously, on
+    /// `context`: a value sent in the same moment, before the timer runs, still wins), and
+    /// `Exec.neverDelay` or more never times out (nothing is scheduled).
     ///
     /// State: the timer's lifetime, a generation number and the values seen (count, and the
     /// last one when `error` is given), per activation; the timer's firing reaches the stage
@@ -311,12 +316,12 @@ extension Signal {
         }
     }
 
-    /// Fails with `SignalOperatorError.timeout` if no value arrives within `first` of
-    /// activation and, when `each` is given, if the gap after any value passes `each`
-    /// (RxJS `timeout({ first, each })` with a number for `first`). Without `each`, once a
-    /// value has arrived the signal never times out. Ending the signal stops the timer. The
-    /// timer runs on `context`'s clock; continue with another signal on timeout with
-    /// `catchError`.
+    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if no value arrives
+    /// within `first` of activation and, when `each` is given, if the gap after any value
+    /// passes `each` (RxJS `timeout({ first, each })` with a number for `first`). Without
+    /// `each`, once a value has arrived the signal never times out. Ending the signal stops
+    /// the timer. The timer runs on `context`'s clock; continue with another signal on
+    /// timeout with `catchError`.
     ///
     /// At the limits (either duration): zero or less times out at once (asynchronously, on
     /// `context`: a value sent in the same moment, before the timer runs, still wins), and
@@ -345,10 +350,11 @@ extension Signal {
         timeoutStage(firstWait: { first }, each: each, context: context, error: error)
     }
 
-    /// Fails with `SignalOperatorError.timeout` if no value arrives by `deadline`, a reading
-    /// of `context`'s clock, and, when `each` is given, if the gap after any value passes
-    /// `each` (RxJS `timeout({ first: date, each })`). Without `each`, once a value has
-    /// arrived the signal never times out. Ending the signal stops the timer.
+    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if no value arrives
+    /// by `deadline`, a reading of `context`'s clock, and, when `each` is given, if the gap
+    /// after any value passes `each` (RxJS `timeout({ first: date, each })`). Without
+    /// `each`, once a value has arrived the signal never times out. Ending the signal stops
+    /// the timer.
     ///
     /// At the limits: a `deadline` at or before `context.now()` at activation times out at
     /// once (asynchronously, on `context`: a value sent in the same moment, before the timer
