@@ -15,14 +15,68 @@ import Synchronization
 
 /// Errors produced by the library's operators (carried as `SignalEnd.other(_:)`).
 public enum SignalOperatorError: Error, Sendable, Equatable {
-    /// `timeout(interval:resetOnValue:context:)`, `timeout(first:each:context:)` or
-    /// `timeout(firstBy:each:context:)` fired before the signal ended.
+    /// `timeout(interval:resetOnValue:context:error:)`, `timeout(first:each:context:error:)`
+    /// or `timeout(firstBy:each:context:error:)` fired before the signal ended (their default
+    /// error; `SignalTimeoutError` carries the values seen).
     case timeout
     /// `single()` saw no value before the signal completed.
     case noElements
     /// `single()` saw a second value.
     case moreThanOneElement
 }
+
+/// What a timeout form had seen when its timer fired (RxJS's `TimeoutInfo`, less `meta`, which
+/// a Swift closure captures instead): handed to the `error:` closure of
+/// `timeout(interval:resetOnValue:context:error:)`, `timeout(first:each:context:error:)` and
+/// `timeout(firstBy:each:context:error:)`. Counted per activation.
+public struct TimeoutInfo<Value: Sendable>: Sendable {
+    /// How many values passed before the timeout (RxJS's `seen`).
+    public var seen: Int
+    /// The last of them, `nil` when none passed (RxJS's `lastValue`).
+    public var lastValue: Value?
+
+    /// What was seen: `seen` values, the last of them `lastValue`.
+    ///
+    /// - Parameters:
+    ///   - seen: how many values passed.
+    ///   - lastValue: the last of them, or `nil`.
+    public init(seen: Int = 0, lastValue: Value? = nil) {
+        self.seen = seen
+        self.lastValue = lastValue
+    }
+
+    /// Counts `value`; keeps it only when asked (the default error never reads it, so a
+    /// timeout without `error:` holds no value).
+    mutating func count(_ value: Value, keepingLast: Bool) {
+        seen &+= 1
+        if keepingLast { lastValue = value }
+    }
+}
+
+extension TimeoutInfo: Equatable where Value: Equatable {}
+
+/// RxJS's `TimeoutError` with its `info`: the error a timeout form fails with when its `error:`
+/// argument is `{ SignalTimeoutError(info: $0) }`. Without that argument the timeout forms fail
+/// with `SignalOperatorError.timeout`, as before (a `catchError` matching `.timeout` keeps
+/// working); match this one with `error as? SignalTimeoutError<T>`.
+public struct SignalTimeoutError<Value: Sendable>: Error, Sendable, CustomStringConvertible {
+    /// How many values passed before the timeout, and the last of them.
+    public var info: TimeoutInfo<Value>
+
+    /// The error for `info`.
+    ///
+    /// - Parameter info: what the timeout had seen.
+    public init(info: TimeoutInfo<Value>) {
+        self.info = info
+    }
+
+    /// `SignalTimeoutError(seen: n, lastValue: v)`, the last value by `String(describing:)`.
+    public var description: String {
+        "SignalTimeoutError(seen: \(info.seen), lastValue: \(info.lastValue.map { String(describing: $0) } ?? "nil"))"
+    }
+}
+
+extension SignalTimeoutError: Equatable where Value: Equatable {}
 
 /// A value with the time (on its context's clock) at which it was observed.
 public struct Timestamped<Value: Sendable>: Sendable {

@@ -38,6 +38,24 @@ extension GroupKind where G == SignalInput<T>, U == Signal<T> {
     }
 }
 
+/// A window's input with the number of values sent into it (the group of the size-limited
+/// window forms).
+struct CountedWindow<T: Sendable>: Sendable {
+    let input: SignalInput<T>
+    var count: Int
+}
+
+extension GroupKind where G == CountedWindow<T>, U == Signal<T> {
+    /// `windows(delivery:)` that counts what each window has taken, for `isFull`.
+    static func countedWindows(delivery: DeliveryVariant) -> GroupKind {
+        let plain = GroupKind<T, SignalInput<T>, Signal<T>>.windows(delivery: delivery)
+        return GroupKind(open: { next in CountedWindow(input: plain.open(next), count: 0) }, add: { window, v in
+            window.count += 1
+            window.input.send(value: v)
+        }, close: { window, end, next in plain.close(window.input, end, next) })
+    }
+}
+
 /// What a windowed stage receives besides upstream results.
 enum WindowEvent<W: Sendable>: Sendable {
     /// A result of the signal of windows: a new window, or its end.
@@ -348,5 +366,45 @@ extension Signal {
             return argumentError("window(interval:timeshift:context:)", "timeshift", timeshift, allowed: "more than zero")
         }
         return windowedGroups(windows: timedWindows(interval: interval, timeshift: timeshift, context: context), .windows(delivery: delivery))
+    }
+
+    /// `window(interval:timeshift:context:)` with a size limit (RxJS `windowTime(interval,
+    /// timeshift, count)`): each window completes at the first of its `interval` elapsing and
+    /// its `count`-th value (sent into it before it completes; its timer is then cancelled).
+    /// No window opens in place of a full one: the next opens at its `timeshift` as always,
+    /// so a full window leaves a gap until then. A value goes into every open window, oldest
+    /// first; the windows it fills complete in that order.
+    ///
+    /// At the limits: a `count` of zero or less completes the result as soon as it is
+    /// activated (as `window(timeSpan:count:context:)`); `Int.max` is no limit (exactly
+    /// `window(interval:timeshift:context:)`). A `timeshift` of zero or less ends the result
+    /// as soon as it is activated with `SignalArgumentError`; an `interval` of zero or less
+    /// completes each window as soon as it opens; a duration of `Exec.neverDelay` or more
+    /// never elapses (one window only, for a huge `timeshift`; windows that close only when
+    /// full, for a huge `interval`).
+    ///
+    /// Each window is delivered before any value is sent into it: subscribe to it inside the
+    /// handler that receives it (values sent to a window without a subscriber are dropped).
+    /// Windows use this signal's delivery variant. Values and timers reach the stage through
+    /// one serialized queue, so values may be sent from any thread and a value belongs to the
+    /// windows open when it reaches the stage. The end of this signal ends every open window
+    /// with it (oldest first), then the result. State per activation: the timer source and
+    /// the open windows (input, count, timer); a closed window's input and timer are released
+    /// as it closes, and releasing the result's output ends the open ones with `.cancelled`.
+    ///
+    /// - Parameters:
+    ///   - interval: how long each window stays open at most.
+    ///   - timeshift: the time between the openings of two windows.
+    ///   - count: the most values in one window.
+    ///   - context: where the timers run and whose clock is read.
+    /// - Returns: the signal of windows.
+    public func window(interval: Duration, timeshift: Duration, count: Int, context: Exec = .global) -> Signal<Signal<T>> {
+        if count <= 0 { return endingOnActivation(.complete) }
+        if timeshift <= .zero {
+            return argumentError("window(interval:timeshift:count:context:)", "timeshift", timeshift, allowed: "more than zero")
+        }
+        let windows = timedWindows(interval: interval, timeshift: timeshift, context: context)
+        if count == .max { return windowedGroups(windows: windows, .windows(delivery: delivery)) }
+        return windowedGroups(windows: windows, .countedWindows(delivery: delivery), isFull: { $0.count >= count })
     }
 }

@@ -8,11 +8,13 @@ import Testing
 // subscribed is `Signal.preclosed(end:)`. The second of two cases with the same name has
 // " (second case)" after it.
 //
+// The "should be equivalent" cases compare two signals on one clock (RxJS's `toEqual`,
+// `expectSignal(a).toEqual(b)`): `buffer(boundary: b)` against `window(boundary: b)` with each
+// window collected whole (`w[buffer]({ emitEmpty: true })`, with no notifier, is `toArray()`;
+// `mergeMap` is `flatMap`).
+//
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks):
-// - "should be equivalent for case 0", "… case 1", "… case 2", "… case 3": each compares
-//   `buffer` with `window(boundary)` then `buffer` of each window as two observables
-//   (RxJS's `toEqual`), which the marble kit has no form for yet.
+// Not written (a form Signals lacks): none.
 
 @Suite("buffer(boundary:) — rxjs spec/operators/buffer-spec.ts")
 struct BufferConformanceTests {
@@ -311,6 +313,52 @@ struct BufferConformanceTests {
             ]
             m.expectSignal(a.signal.buffer(boundary: b.signal).take(1)).toBe(expected, values: expectedValues)
             m.expectSubscriptions(b.subscriptions).toBe(bsubs)
+        }
+    }
+
+    /// `a.buffer(boundary: b)` against `a.window(boundary: b)` with each window collected
+    /// whole: the RxJS spec's two routes to the same buffers.
+    static func expectEquivalent(_ m: MarbleTest, source: String, notifier: String) {
+        let a = m.hot(source)
+        let b = m.hot(notifier)
+        m.expectSignal(a.signal.buffer(boundary: b.signal)).toEqual(
+            a.signal.window(boundary: b.signal).flatMap { $0.toArray() }
+        )
+    }
+
+    @Test("should be equivalent for case 0", arguments: variants) func shouldBeEquivalentForCase0(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.emptyFinal) {
+            marbleTest(variant) { m in
+                let source = "   -a-b-c-d-e-f-g-h-i-|"
+                let notifier = " -----B-----B-----B-|"
+                Self.expectEquivalent(m, source: source, notifier: notifier)
+            }
+        }
+    }
+
+    @Test("should be equivalent for case 1", arguments: variants) func shouldBeEquivalentForCase1(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = "   -a-b-c-d-e-f-g-h-i-|"
+            let notifier = " -----B-----B--|     "
+            Self.expectEquivalent(m, source: source, notifier: notifier)
+        }
+    }
+
+    @Test("should be equivalent for case 2", arguments: variants) func shouldBeEquivalentForCase2(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.emptyFinal) {
+            marbleTest(variant) { m in
+                let source = "   -a-b-c-d-e---------|"
+                let notifier = " -----B-----B-----B-|"
+                Self.expectEquivalent(m, source: source, notifier: notifier)
+            }
+        }
+    }
+
+    @Test("should be equivalent for case 3", arguments: variants) func shouldBeEquivalentForCase3(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = "   -a-b-c-d-e-f-g-h-i-|"
+            let notifier = " -------------------|"
+            Self.expectEquivalent(m, source: source, notifier: notifier)
         }
     }
 }

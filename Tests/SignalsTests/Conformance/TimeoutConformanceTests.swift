@@ -1,4 +1,5 @@
 import Signals
+import Synchronization
 import Testing
 
 // RxJS spec/operators/timeout-spec.ts, ported: `timeout({ each: t })` is
@@ -10,11 +11,15 @@ import Testing
 // (the test scheduler's frames counted from zero) is `timeout(firstBy: t, context:
 // m.context)`, a reading of the virtual clock, whose origin is frame zero.
 //
-// Not written (needs a form Signals lacks):
-// - the timeout error's `info` (`seen`, `meta`, `lastValue`; `SignalOperatorError.timeout`
-//   carries none): "should emit and TimeoutError on timeout with appropriate due as number"
-//   (and its second case), "should emit and TimeoutError on timeout with appropriate due as
-//   Date" (and its second case; an absolute `Date` too).
+// RxJS's `TimeoutError.info` (`seen`, `lastValue`) is `TimeoutInfo`, handed to the timeout
+// forms' `error:` closure; `{ SignalTimeoutError(info: $0) }` makes RxJS's error with it
+// (without `error:` the forms fail with `SignalOperatorError.timeout`). The "appropriate due"
+// cases subscribe by hand, as the spec does, and check the error's type and info.
+//
+// Not ported (JavaScript only): `info.meta` (the config's `meta`, handed back in the error):
+// a Swift `error:` closure captures what it needs instead, so the cases that pass
+// `meta: null` are ported without it, the same as their "(second case, without meta)" twins.
+// Not written (a form Signals lacks): none.
 
 private extension Signal {
     /// RxJS's `timeout({ each: interval, with: () => other })`: on timeout, continues with `other`.
@@ -40,6 +45,33 @@ struct TimeoutConformanceTests {
     static let releasedAtEnd = "difference: the source is released when an end reaches the subscriber, not when timeout ends it (docs/operators.md, Conformance: a graph is torn down from its output)"
     static let timeoutError = SignalOperatorError.timeout
 
+    /// RxJS's hand-written check: subscribes to `result` (made by `makeResult` from the cold
+    /// source) at frame 0, runs the clock, and expects no value, no completion, and a
+    /// `SignalTimeoutError` whose info is `seen: 0, lastValue: nil`.
+    static func expectTimeoutErrorWithInfo(
+        _ variant: DeliveryVariant, sourceLocation: SourceLocation = #_sourceLocation,
+        _ makeResult: (MarbleTest) -> Signal<String>
+    ) {
+        let received = Mutex<(values: [String], ends: [SignalEnd])>(([], []))
+        marbleTest(variant) { m in
+            let output = makeResult(m).subscribe { r in
+                received.withLock {
+                    switch r {
+                    case .success(let v): $0.values.append(v)
+                    case .failure(let e): $0.ends.append(e)
+                    }
+                }
+            }
+            m.hold(output)
+        }
+        let (values, ends) = received.withLock { $0 }
+        #expect(values.isEmpty, "this should not send a value", sourceLocation: sourceLocation)
+        #expect(ends.count == 1, sourceLocation: sourceLocation)
+        let error = ends.first?.otherError
+        #expect(error is SignalTimeoutError<String>, "not a SignalTimeoutError: \(String(describing: error))", sourceLocation: sourceLocation)
+        #expect((error as? SignalTimeoutError<String>)?.info == TimeoutInfo(seen: 0, lastValue: nil), sourceLocation: sourceLocation)
+    }
+
     @Test("should timeout after a specified timeout period", arguments: variants) func shouldTimeoutAfterASpecifiedTimeoutPeriod(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
             let e1 = m.cold(" -------a--b--|")
@@ -49,6 +81,23 @@ struct TimeoutConformanceTests {
             let result = e1.signal.timeout(interval: t, context: m.context)
             m.expectSignal(result).toBe(expected, error: Self.timeoutError)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should emit and TimeoutError on timeout with appropriate due as number", arguments: variants) func shouldEmitAndTimeoutErrorOnTimeoutWithAppropriateDueAsNumber(_ variant: DeliveryVariant) {
+        Self.expectTimeoutErrorWithInfo(variant) { m in
+            let e1 = m.cold("-------a--b--|")
+            let t = m.time(" -----|")
+            return e1.signal.timeout(interval: t, context: m.context, error: { SignalTimeoutError(info: $0) })
+        }
+    }
+
+    @Test("should emit and TimeoutError on timeout with appropriate due as Date", arguments: variants) func shouldEmitAndTimeoutErrorOnTimeoutWithAppropriateDueAsDate(_ variant: DeliveryVariant) {
+        Self.expectTimeoutErrorWithInfo(variant) { m in
+            let e1 = m.cold("-------a--b--|")
+            let t = m.time(" ----|")
+            // 4 frames from "now": the virtual clock reads frame 0 as zero.
+            return e1.signal.timeout(firstBy: t, context: m.context, error: { SignalTimeoutError(info: $0) })
         }
     }
 
@@ -112,6 +161,23 @@ struct TimeoutConformanceTests {
             let result = e1.signal.timeout(interval: t, context: m.context)
             m.expectSignal(result).toBe(expected, error: Self.timeoutError)
             m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
+        }
+    }
+
+    @Test("should emit and TimeoutError on timeout with appropriate due as number (second case, without meta)", arguments: variants) func shouldEmitAndTimeoutErrorOnTimeoutWithAppropriateDueAsNumberSecondCase(_ variant: DeliveryVariant) {
+        Self.expectTimeoutErrorWithInfo(variant) { m in
+            let e1 = m.cold("-------a--b--|")
+            let t = m.time(" -----|")
+            return e1.signal.timeout(interval: t, context: m.context, error: { SignalTimeoutError(info: $0) })
+        }
+    }
+
+    @Test("should emit and TimeoutError on timeout with appropriate due as Date (second case, without meta)", arguments: variants) func shouldEmitAndTimeoutErrorOnTimeoutWithAppropriateDueAsDateSecondCase(_ variant: DeliveryVariant) {
+        Self.expectTimeoutErrorWithInfo(variant) { m in
+            let e1 = m.cold("-------a--b--|")
+            let t = m.time(" ----|")
+            // 4 frames from "now": the virtual clock reads frame 0 as zero.
+            return e1.signal.timeout(firstBy: t, context: m.context, error: { SignalTimeoutError(info: $0) })
         }
     }
 

@@ -5,20 +5,20 @@ import Testing
 //
 // `windowTime(span)` and `windowTime(span, null, max)` are `window(timeSpan:count:)`;
 // `windowTime(span, creationInterval)` is `window(interval: span, timeshift:
-// creationInterval)`. Windows are checked as RxJS's TestScheduler checks emitted observables
+// creationInterval)`, and `windowTime(span, creationInterval, max)` is `window(interval: span,
+// timeshift: creationInterval, count: max)`. Windows are checked as RxJS's TestScheduler checks emitted observables
 // (`expectInnerSignals`, Kit/InnerSignalExpectation.swift); RxJS's hand-written cases that
 // record each window until the outer subscription is cancelled are the same check with an
 // unsubscription diagram (their event lists written as diagrams). The second of two cases
 // with the same name has " (second case)" after it.
 //
 // Not ported (JavaScript only): none.
-// Not written (a form Signals lacks: a creation interval together with a maximum count):
-// - "should close window after max count is reached with windowCreationInterval"
-// - "should not error if maxWindowSize is hit while nexting to other windows."
+// Not written (a form Signals lacks): none.
 
-@Suite("window(timeSpan:count:), window(interval:timeshift:) — rxjs spec/operators/windowTime-spec.ts")
+@Suite("window(timeSpan:count:), window(interval:timeshift:count:) — rxjs spec/operators/windowTime-spec.ts")
 struct WindowTimeConformanceTests {
     static let variants = DeliveryVariant.allCases
+    static let timersAfterSource: Comment = "difference: an operator starts its timers when it activates, after its source is connected (docs/operators.md, Conformance), so at a shared frame a cold source's value comes before a window opens or closes (b misses the window of 8, c reaches the one of 0); RxJS's windowTime starts its timers before it subscribes the source"
 
     @Test("should emit windows given windowTimeSpan and windowCreationInterval", arguments: variants) func shouldEmitWindowsGivenWindowTimeSpanAndWindowCreationInterval(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -54,6 +54,25 @@ struct WindowTimeConformanceTests {
             let z = m.cold("                              ---g-----|")
             let values: [Character: ColdMarbles<String>] = ["w": w, "x": x, "y": y, "z": z]
             let result = source.signal.window(timeSpan: timeSpan, count: 2, context: m.context)
+            m.expectInnerSignals(result).toBe(expected, values: values)
+            m.expectSubscriptions(source.subscriptions).toBe(subs)
+        }
+    }
+
+    @Test("should close window after max count is reached with windowCreationInterval", arguments: variants) func shouldCloseWindowAfterMaxCountIsReachedWithWindowCreationInterval(_ variant: DeliveryVariant) {
+        marbleTest(variant) { m in
+            let source = m.hot("--1--2--^-a--b--c--de-f---g--h--i-|")
+            let subs = "              ^-------------------------!"
+            //  10 frames               0---------1---------2-----|
+            //  5                       -----|
+            //  5                                 -----|
+            //  5                                           -----|
+            let expected = "          x---------y---------z-----|"
+            let x = m.cold("            --a--(b|)                  ")
+            let y = m.cold("                      -de-(f|)         ")
+            let z = m.cold("                                -h--i| ")
+            let values: [Character: ColdMarbles<String>] = ["x": x, "y": y, "z": z]
+            let result = source.signal.window(interval: m.duration(5), timeshift: m.duration(10), count: 3, context: m.context)
             m.expectInnerSignals(result).toBe(expected, values: values)
             m.expectSubscriptions(source.subscriptions).toBe(subs)
         }
@@ -200,6 +219,27 @@ struct WindowTimeConformanceTests {
             let y = m.cold("--d")
             m.expectInnerSignals(result, unsubscription: "^-------------!").toBe("x---------y", values: ["x": x, "y": y])
             m.expectSubscriptions(source.subscriptions).toBe("^-------------!")
+        }
+    }
+
+    @Test("should not error if maxWindowSize is hit while nexting to other windows.", arguments: variants) func shouldNotErrorIfMaxWindowSizeIsHitWhileNextingToOtherWindows(_ variant: DeliveryVariant) {
+        withKnownIssue(Self.timersAfterSource) {
+            marbleTest(variant) { m in
+                // RxJS records each window until frame 42, cancelling the windows' subscriptions
+                // and then the outer one: its event lists, as diagrams. A window opens every 8
+                // frames and lasts 12; the second fills (4 values) at 12 frames, with its timer.
+                let source = m.cold("----a---b---c---d---e---f---g---h---i---j---")
+                let result = source.signal.window(interval: m.duration(12), timeshift: m.duration(8), count: 4, context: m.context)
+                let u = m.cold("----a---b---|")
+                let v = m.cold("b---c---d---(e|)")
+                let w = m.cold("----e---f---(g|)")
+                let x = m.cold("----g---h---(i|)")
+                let y = m.cold("----i---j")
+                let z = m.cold("")
+                let values: [Character: ColdMarbles<String>] = ["u": u, "v": v, "w": w, "x": x, "y": y, "z": z]
+                let unsub = "^-----------------------------------------!"
+                m.expectInnerSignals(result, unsubscription: unsub).toBe("u-------v-------w-------x-------y-------z", values: values)
+            }
         }
     }
 }

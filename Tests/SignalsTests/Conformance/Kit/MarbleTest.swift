@@ -49,6 +49,8 @@ import Testing
 //   the branch, or deactivation — what RxJS logs as subscribe and unsubscribe. One still
 //   active when the clock stops stays open (`^` with no `!`): the test's teardown is not logged.
 // * `m.expectSignal(signal, unsubscription: "^---!").toBe(expected, values:, error:)`;
+//   `m.expectSignal(a).toEqual(b)` (RxJS's `toEqual`): `b`, subscribed and unsubscribed at the
+//   same frames, should deliver the same events at the same frames as `a`;
 //   `m.expectSubscriptions(log).toBe("^--!", "--^-!")` (one diagram per subscription, in order).
 // * `values: digits` reads the digits of a diagram as `Int`s.
 // * `m.time("---|")` is RxJS's `time`: the `|`'s frame; `m.duration(_:)` turns frames into a
@@ -442,6 +444,9 @@ final class SignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unchecked 
     private var subscription: (any Lifetime)?
     private var unsubscription: (any Lifetime)?
     private var expected: (marbles: String, values: [Character: T], records: [MarbleRecord<T>], location: SourceLocation)?
+    /// `toEqual`'s signal, recorded on the same subscription window (its output, its
+    /// recording and its scheduled subscription and unsubscription).
+    private var other: (output: SignalOutput<T>?, recorded: Recording, lifetimes: [any Lifetime], location: SourceLocation)?
 
     init(test: MarbleTest, signal: Signal<T>, window: MarbleSubscription) {
         self.test = test
@@ -449,21 +454,25 @@ final class SignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unchecked 
         let clock = test.clock
         let recorded = self.recorded
         subscription = clock.schedule(after: .milliseconds(window.subscribed)) { [self] in
-            output = signal.subscribe { result in
-                let frame = MarbleTest.frame(of: clock.now())
-                let event: MarbleEvent<T> = switch result {
-                case .success(let v): .value(v)
-                case .failure(let e): .end(End(e))
-                }
-                recorded.state.withLock { r in
-                    if r.open { r.records.append(MarbleRecord(frame: frame, event: event)) }
-                }
-            }
+            output = Self.record(signal, into: recorded, clock: clock)
         }
         if let u = window.unsubscribed {
             unsubscription = clock.schedule(after: .milliseconds(u)) { [self] in
                 recorded.state.withLock { $0.open = false }
                 output?.cancel()
+            }
+        }
+    }
+
+    private static func record(_ signal: Signal<T>, into recorded: Recording, clock: VirtualTimeContext) -> SignalOutput<T> {
+        signal.subscribe { result in
+            let frame = MarbleTest.frame(of: clock.now())
+            let event: MarbleEvent<T> = switch result {
+            case .success(let v): .value(v)
+            case .failure(let e): .end(End(e))
+            }
+            recorded.state.withLock { r in
+                if r.open { r.records.append(MarbleRecord(frame: frame, event: event)) }
             }
         }
     }
@@ -483,17 +492,61 @@ final class SignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unchecked 
         expected = (marbles, values, records, sourceLocation)
     }
 
+    /// RxJS's `expectObservable(a).toEqual(b)`: `other` should deliver what this signal
+    /// delivers, event for event at the same frames. `other` is subscribed and unsubscribed at
+    /// the same frames as this signal (just after it, as RxJS schedules it), on the same
+    /// clock; a mismatch draws both diagrams.
+    ///
+    /// - Parameter other: the signal whose diagram is the expected one.
+    func toEqual(_ other: Signal<T>, sourceLocation: SourceLocation = #_sourceLocation) {
+        precondition(self.other == nil && expected == nil, "one toBe or toEqual per expectSignal")
+        let clock = test.clock
+        let recorded = Recording()
+        var lifetimes: [any Lifetime] = []
+        lifetimes.append(clock.schedule(after: .milliseconds(window.subscribed)) { [self] in
+            self.other?.output = Self.record(other, into: recorded, clock: clock)
+        })
+        if let u = window.unsubscribed {
+            lifetimes.append(clock.schedule(after: .milliseconds(u)) { [self] in
+                recorded.state.withLock { $0.open = false }
+                self.other?.output?.cancel()
+            })
+        }
+        self.other = (nil, recorded, lifetimes, sourceLocation)
+    }
+
     func stop() {
         recorded.state.withLock { $0.open = false }
         output?.cancel()
         output = nil
         subscription = nil
         unsubscription = nil
+        if let o = other {
+            o.recorded.state.withLock { $0.open = false }
+            o.output?.cancel()
+            other = (nil, o.recorded, [], o.location)
+        }
     }
 
     func evaluate() {
+        if let other {
+            let actual = recorded.state.withLock { $0.records }
+            let wanted = other.recorded.state.withLock { $0.records }
+            if actual == wanted { return }
+            let e = MarbleDrawing.draw(wanted, values: [:])
+            let a = MarbleDrawing.draw(actual, values: [:])
+            let message = """
+                the signal's diagram differs from the other signal's (toEqual)
+                  expected: \(e.diagram)\(e.exact ? "" : "   (a group overlaps a later frame: see the events)")
+                  actual:   \(a.diagram)\(a.exact ? "" : "   (a group overlaps a later frame: see the events)")
+                  expected events: \(MarbleDrawing.list(wanted))
+                  actual events:   \(MarbleDrawing.list(actual))
+                """
+            Issue.record(Comment(rawValue: message), sourceLocation: other.location)
+            return
+        }
         guard let expected else {
-            Issue.record("expectSignal without toBe", sourceLocation: test.sourceLocation)
+            Issue.record("expectSignal without toBe or toEqual", sourceLocation: test.sourceLocation)
             return
         }
         let actual = recorded.state.withLock { $0.records }
