@@ -12,6 +12,80 @@ enum AttemptEvent<T: Sendable>: Sendable {
 }
 
 extension Signal {
+    /// The stage behind `Signal.retry(whenErrors:_:)` and `Signal.repeat(whenCompletions:_:)`:
+    /// runs `attempt()` when activated; a run's end that `notification` turns into a value
+    /// (an error for retry, a completion for repeat) is sent on the notifications signal,
+    /// which `notifier` is given once, at the first such end; every other end of a run ends
+    /// the result. Each value of the notifier starts a run if none is running. The notifier's
+    /// error or cancellation ends the result at once; its completion does too, or, when
+    /// `notifierCompletionWaitsForRun`, once no run is running (RxJS's `repeatWhen`).
+    static func notifiedRuns<N: Sendable, U: Sendable>(
+        notification: @escaping @Sendable (SignalEnd) -> N?,
+        notifierCompletionWaitsForRun: Bool,
+        notifier: @escaping @Sendable (SignalMulti<N>) throws -> Signal<U>,
+        _ attempt: @escaping @Sendable () -> Signal<T>
+    ) -> Signal<T> {
+        typealias S = (run: SignalOutput<T>?, number: Int, notifications: SignalInput<N>?,
+                       notifier: SignalOutput<U>?, notifierDone: Bool, delivery: DeliveryVariant, ended: Bool)
+        return Signal<Never>.never().stage(initialState: S(nil, 0, nil, nil, false, .lockFree, false), eventType: AttemptEvent<T>.self) {
+            (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
+            if s.ended { return }
+            func start() {
+                s.number &+= 1
+                let n = s.number
+                let signal = attempt()
+                s.delivery = signal.delivery
+                s.run = channel.subscribe(signal) { .attempt(n, $0) }
+            }
+            func finish(_ end: SignalEnd) {
+                s.ended = true
+                s.run = nil
+                // The notifier's subscription first: releasing the notifications input ends it.
+                s.notifier = nil
+                s.notifications = nil
+                next.send(end: end)
+            }
+            switch e {
+            case .activated:
+                start()
+            case .upstream:
+                break
+            case .event(.attempt(let n, let r)):
+                guard n == s.number, s.run != nil else { return }
+                switch r {
+                case .success(let v):
+                    next.send(value: v)
+                case .failure(let end):
+                    guard let note = notification(end) else { return finish(end) }
+                    s.run = nil
+                    if s.notifierDone { return finish(.complete) }
+                    if s.notifications == nil {
+                        let (input, notifications) = Signal<N>.create(delivery: s.delivery)
+                        s.notifications = input
+                        do {
+                            s.notifier = channel.subscribe(try notifier(notifications.multicast())) { r in
+                                .trigger(0, r.map { _ in () })
+                            }
+                        } catch {
+                            return finish(.other(error))
+                        }
+                    }
+                    s.notifications?.send(value: note)
+                }
+            case .event(.trigger(_, .success)):
+                if s.run == nil { start() }
+            case .event(.trigger(_, .failure(.complete))) where notifierCompletionWaitsForRun:
+                s.notifier = nil
+                s.notifierDone = true
+                if s.run == nil { finish(.complete) }
+            case .event(.trigger(_, .failure(let end))):
+                finish(end)
+            }
+        }
+    }
+}
+
+extension Signal {
     /// When this signal fails with `.other(error)`, continues with the signal `recover(error)`
     /// (`catchError`, `catch`). Values, `.complete` and `.cancelled` pass through.
     ///
@@ -155,59 +229,9 @@ extension Signal {
         whenErrors notifier: @escaping @Sendable (_ errors: SignalMulti<any Error>) throws -> Signal<U>,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
-        typealias S = (attempt: SignalOutput<T>?, number: Int, errors: SignalInput<any Error>?,
-                       notifier: SignalOutput<U>?, delivery: DeliveryVariant, ended: Bool)
-        return Signal<Never>.never().stage(initialState: S(nil, 0, nil, nil, .lockFree, false), eventType: AttemptEvent<T>.self) {
-            (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
-            if s.ended { return }
-            func start() {
-                s.number += 1
-                let n = s.number
-                let signal = attempt()
-                s.delivery = signal.delivery
-                s.attempt = channel.subscribe(signal) { .attempt(n, $0) }
-            }
-            func finish(_ end: SignalEnd) {
-                s.ended = true
-                s.attempt = nil
-                // The notifier's subscription first: releasing the errors input ends it.
-                s.notifier = nil
-                s.errors = nil
-                next.send(end: end)
-            }
-            switch e {
-            case .activated:
-                start()
-            case .upstream:
-                break
-            case .event(.attempt(let n, let r)):
-                guard n == s.number, s.attempt != nil else { return }
-                switch r {
-                case .success(let v):
-                    next.send(value: v)
-                case .failure(.other(let error)):
-                    s.attempt = nil
-                    if s.errors == nil {
-                        let (input, errors) = Signal<any Error>.create(delivery: s.delivery)
-                        s.errors = input
-                        do {
-                            s.notifier = channel.subscribe(try notifier(errors.multicast())) { r in
-                                .trigger(0, r.map { _ in () })
-                            }
-                        } catch {
-                            return finish(.other(error))
-                        }
-                    }
-                    s.errors?.send(value: error)
-                case .failure(let end):
-                    finish(end)
-                }
-            case .event(.trigger(_, .success)):
-                if s.attempt == nil { start() }
-            case .event(.trigger(_, .failure(let end))):
-                finish(end)
-            }
-        }
+        notifiedRuns(notification: { end -> (any Error)? in
+            if case .other(let error) = end { return error } else { return nil }
+        }, notifierCompletionWaitsForRun: false, notifier: notifier, attempt)
     }
 
     /// Both `Signal.retry(when:_:)` forms: one stage holding the attempt's and the trigger's

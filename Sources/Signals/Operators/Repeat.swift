@@ -152,64 +152,9 @@ extension Signal {
         whenCompletions notifier: @escaping @Sendable (_ completions: SignalMulti<Void>) throws -> Signal<U>,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
-        typealias S = (run: SignalOutput<T>?, number: Int, completions: SignalInput<Void>?,
-                       notifier: SignalOutput<U>?, notifierDone: Bool, delivery: DeliveryVariant, ended: Bool)
-        return Signal<Never>.never().stage(initialState: S(nil, 0, nil, nil, false, .lockFree, false), eventType: AttemptEvent<T>.self) {
-            (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
-            if s.ended { return }
-            func start() {
-                s.number &+= 1
-                let n = s.number
-                let signal = attempt()
-                s.delivery = signal.delivery
-                s.run = channel.subscribe(signal) { .attempt(n, $0) }
-            }
-            func finish(_ end: SignalEnd) {
-                s.ended = true
-                s.run = nil
-                // The notifier's subscription first: releasing the completions input ends it.
-                s.notifier = nil
-                s.completions = nil
-                next.send(end: end)
-            }
-            switch e {
-            case .activated:
-                start()
-            case .upstream:
-                break
-            case .event(.attempt(let n, let r)):
-                guard n == s.number, s.run != nil else { return }
-                switch r {
-                case .success(let v):
-                    next.send(value: v)
-                case .failure(.complete):
-                    s.run = nil
-                    if s.notifierDone { return finish(.complete) }
-                    if s.completions == nil {
-                        let (input, completions) = Signal<Void>.create(delivery: s.delivery)
-                        s.completions = input
-                        do {
-                            s.notifier = channel.subscribe(try notifier(completions.multicast())) { r in
-                                .trigger(0, r.map { _ in () })
-                            }
-                        } catch {
-                            return finish(.other(error))
-                        }
-                    }
-                    s.completions?.send(value: ())
-                case .failure(let end):
-                    finish(end)
-                }
-            case .event(.trigger(_, .success)):
-                if s.run == nil { start() }
-            case .event(.trigger(_, .failure(.complete))):
-                s.notifier = nil
-                s.notifierDone = true
-                if s.run == nil { finish(.complete) }
-            case .event(.trigger(_, .failure(let end))):
-                finish(end)
-            }
-        }
+        notifiedRuns(notification: { end -> Void? in
+            if case .complete = end { return () } else { return nil }
+        }, notifierCompletionWaitsForRun: true, notifier: notifier, attempt)
     }
 
     /// The `Signal.repeat(count:_:)` and `Signal.repeat(when:_:)` forms: one stage holding the
