@@ -31,7 +31,8 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
         let read = node.status.load(ordering: .relaxed)
         if _fastPath(read == expectedActive) {
             // One precomputed byte picks the path (`SignalNode.sendPath`): a plain `.direct`
-            // node's synchronous delivery is inlined here, anything else is one call.
+            // lock-free node's synchronous delivery is inlined here, anything else is one
+            // call (the mutex path's lock, inlined too, made every send save more registers).
             let accepted: Bool
             switch node.sendPath {
             case .lockFreeDirect:
@@ -39,9 +40,7 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
                     node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.LockFreeQueue.self))
                 }
             case .mutexDirect:
-                accepted = node.queue._withUnsafeGuaranteedRef {
-                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.MutexQueue.self))
-                }
+                accepted = node.sendMutexDirect(value)
             case .outlined:
                 accepted = node.sendOutlined(value, expectedActive: expectedActive)
             }

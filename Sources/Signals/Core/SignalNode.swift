@@ -280,6 +280,19 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         return deliver(.success(value))
     }
 
+    /// A value sent by an input of a `.direct` node on the mutex variant (`sendPath`
+    /// `.mutexDirect`). Out of line so that `SignalInput.send(value:)`, which inlines the
+    /// lock-free path, keeps that path's registers (the mutex queue's claim, inlined beside
+    /// it, cost every lock-free send one more saved register); the claim is inlined here, so
+    /// the mutex path is one call and no generic function shared with other element types
+    /// (merged specializations took an extra argument per call).
+    @inlinable @inline(never)
+    func sendMutexDirect(_ value: T) -> Bool {
+        queue._withUnsafeGuaranteedRef {
+            deliverDirect(.success(value), through: unsafeDowncast($0, to: MutexQueue.self))
+        }
+    }
+
     /// `deliver(_:through:)` for a `.direct` node: the holder delivers on this thread.
     @inlinable @inline(__always)
     func deliverDirect<Q: DeliveryQueue>(_ result: Result<T, SignalEnd>, through q: Q) -> Bool where Q.Element == Message {

@@ -71,7 +71,7 @@ import Darwin
 
     /// A value or an end (the graph-change overload above marks its section short; this one,
     /// on every value's path, does not, and does not test the kind for it either).
-    @inlinable
+    @inlinable @inline(__always)
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
         return withLock { s -> ClaimOutcome? in claimOrEnqueueLocked(&s, kind, token, element) }
