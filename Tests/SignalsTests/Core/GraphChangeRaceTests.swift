@@ -48,12 +48,20 @@ import Testing
     }
 
     /// `generate(context: .global)`: 3,000 subscribe/cancel cycles give callbacks that never
-    /// overlap and alternate input, nil, input, nil.
+    /// overlap and alternate input, nil, input, nil. Every other cycle stays subscribed until
+    /// its input callback has run, so callbacks also run while their activation is current
+    /// (what a loaded machine does to the tight cycles at random).
+    ///
+    /// The closure keeps each input until the next callback, as `generate`'s doc asks: a current
+    /// input released sends `.cancelled`, which ends the stream, and the multi keeps that end,
+    /// so a closure that dropped its input got no activation after the first that outlived
+    /// its callback (this test, written that way, hung under the whole release suite).
     @Test(arguments: DeliveryVariant.allCases)
     func generateCallbacksOnGlobalNeverOverlapAndAlternate(_ variant: DeliveryVariant) {
         let inside = Atomic<Bool>(false)
         let overlaps = Counter()
         let calls = Shared<[Bool]>([])
+        let held = Shared<SignalInput<Int>?>(nil)
         let done = DispatchSemaphore(value: 0)
         let cycles = 3_000
         let signal = Signal<Int>.generate(context: .global, delivery: variant) { input in
@@ -66,18 +74,28 @@ import Testing
                 c.append(input != nil)
                 return c.count
             }
+            // The previous input is released here, outside the lock, after its deactivation.
+            let previous = held.update { h -> SignalInput<Int>? in
+                let p = h
+                h = input
+                return p
+            }
+            withExtendedLifetime(previous) {}
             inside.store(false, ordering: .releasing)
             if n == cycles * 2 { done.signal() }
         }
         let m = signal.multicast()
-        for _ in 0..<cycles {
+        for cycle in 0..<cycles {
             let out = m.subscribe { _ in }
+            if cycle % 2 == 1 {
+                let deadline = Date().addingTimeInterval(30)
+                while calls.value.count < 2 * cycle + 1 && Date() < deadline { usleep(20) }
+            }
             out.cancel()
         }
-        // Generous: the callbacks run on `.global`, whose threads Linux shares with Swift
-        // concurrency's pool, and the suite's long depth tests can hold that pool for minutes
-        // on a 2-core machine (a 60 s wait timed out there in a release run). A hang still fails.
-        #expect(done.wait(timeout: .now() + 600) == .success)
+        // Generous: the callbacks run on `.global`, shared with Swift concurrency's pool,
+        // which the suite's long tests keep busy on a 2-core machine.
+        #expect(done.wait(timeout: .now() + 120) == .success)
         #expect(overlaps.value == 0)
         let seq = calls.value
         let alternates = seq.indices.allSatisfy { seq[$0] == ($0 % 2 == 0) }
