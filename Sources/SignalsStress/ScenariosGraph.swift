@@ -559,6 +559,7 @@ package enum StressCatalogue {
             WindowBoundaryRaceScenario(),
             DelaySubscriptionRaceScenario(),
             RetryWhenErrorsRaceScenario(),
+            RepeatRaceScenario(),
             TimerStageRaceScenario(),
         ]
     }

@@ -5,8 +5,8 @@ import Synchronization
 // The operators that change the graph or a lifetime while values flow: the duration forms of
 // `groupBy` (a group per key, closed by its duration signal, a fresh one for a key seen
 // again), `window(boundary:)` (a window per boundary value), `delaySubscription(until:)` (the
-// source connected by a trigger), `Signal.retry(whenErrors:_:)` (an attempt per error) and
-// the timer stages (`timeout(first:each:)`, `timeout(firstBy:each:)`, `throttle` with its
+// source connected by a trigger), `Signal.retry(whenErrors:_:)` (an attempt per error), the
+// `Signal.repeat` forms (a run per completion) and the timer stages (`timeout(first:each:)`, `timeout(firstBy:each:)`, `throttle` with its
 // trailing value), each raced against its own inputs and a cancel from another thread.
 
 /// The checks of these scenarios, beside the common ones (`StressCheck`).
@@ -18,6 +18,7 @@ enum GraphOperatorCheck {
     static let keptAfterCancel = "input still connected after cancel"
     static let triggerKept = "trigger kept after it decided"
     static let extraAttempt = "attempts not one per error"
+    static let extraRun = "runs not one per completion"
     static let earlyTimeout = "timed out after a value"
     static let trailingLost = "trailing value lost at completion"
 }
@@ -491,6 +492,102 @@ package struct RetryWhenErrorsRaceScenario: LabelledStressScenario {
         }
         findings += recorder.entryFindings("retry")
         findings += stressCheckEvents("retry", recorder.events, senders: [sender],
+                                      policy: StressStreamPolicy(lossName: cancels ? "value in transit at cancel" : nil, expectedEnd: cancels ? "any" : nil))
+        return findings
+    }
+}
+
+/// The `Signal.repeat` forms, by iteration: `repeat(count: .max)` (the next run at once),
+/// `repeat(when:)` whose trigger sends two values (the second must not start a run: the
+/// trigger is released at its first) and `repeat(whenCompletions:)` whose notifier answers each
+/// completion with two values (the second arrives while the new run runs and must be
+/// dropped). The result's stage and every run are on the variant under test. One thread sends
+/// into the current run's input and completes it every eighth send; in odd iteration pairs
+/// another cancels the output after a random while.
+///
+/// Arbiter: one run per completion, plus the first (fewer after a cancel); every value
+/// accepted by a run is delivered once, in order (a value in transit at a cancel may be
+/// dropped); no end but a cancel's; after a cancel, nothing is delivered and the current run
+/// is disconnected; the closures, triggers, notifier and every run are freed after the
+/// iteration.
+package struct RepeatRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "repeat-race",
+        "Signal.repeat(count:), repeat(when:), repeat(whenCompletions:); a sender completes runs while another thread cancels",
+        acceptable: "one run per completion, all accepted values in order",
+        minimumThreads: 2)
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let ledger = it.ledger
+        let mode = it.index % 3
+        let cancels = (it.index / 3) & 1 == 1
+        let count = max(16, it.operations)
+        let sender = StressSender(id: 0, capacity: count)
+        let recorder = StressRecorder(capacity: count + 2, perturber: it.shared)
+        let runs = StressLock<(made: Int, input: SignalInput<StressMsg>?)>((0, nil))
+        let completions = StressCounter(0)
+        let variant = it.variant
+        let names = ["repeat(count:)", "repeat(when:)", "repeat(whenCompletions:)"]
+        var findings: [StressFinding] = []
+        do {
+            let token = ledger.token()
+            let attempt: @Sendable () -> Signal<StressMsg> = {
+                let (input, signal) = Signal<StressMsg>.create(delivery: variant)
+                runs.withLock { $0 = ($0.made + 1, input) }
+                return signal
+            }
+            let repeating: Signal<StressMsg>
+            switch mode {
+            case 0:
+                repeating = Signal<StressMsg>.repeat(count: .max, delivery: variant, attempt)
+            case 1:
+                repeating = Signal<StressMsg>.repeat(when: { _ in
+                    withExtendedLifetime(token) {}
+                    return Signal<Void>.just((), (), delivery: variant)
+                }, delivery: variant, attempt)
+            default:
+                repeating = Signal<StressMsg>.repeat(whenCompletions: { completions in
+                    completions.flatMap { _ in
+                        withExtendedLifetime(token) {}
+                        return Signal<Void>.just((), (), delivery: variant)
+                    }
+                }, delivery: variant, attempt)
+            }
+            it.track(repeating, names[mode])
+            let output = repeating.stressSubscribe(recorder, ledger: ledger)
+            it.runActors(2) { a, rng in
+                if a == 0 {
+                    for i in 0..<count {
+                        guard let input = runs.withLock({ $0.input }) else { break }
+                        if i & 7 == 7 {
+                            if input.complete() == nil { _ = completions.next() }
+                            sender.record(seq: i, accepted: false)
+                        } else {
+                            sender.send(ledger: ledger) { input.send(value: $0) }
+                        }
+                        rng.perturb()
+                        if i & 31 == 0 { it.progress(a, i) }
+                    }
+                } else if cancels {
+                    rng.hold()
+                    rng.hold()
+                    output.cancel()
+                    recorder.markCancelled()
+                }
+            }
+            let made = runs.withLock { $0.made }
+            if cancels ? made > completions.load + 1 : made != completions.load + 1 {
+                findings.append(.forbidden(GraphOperatorCheck.extraRun, "\(names[mode]): \(made) runs for \(completions.load) completions\(cancels ? " (cancelled)" : "")"))
+            }
+            if cancels, let last = runs.withLock({ $0.input }), stressProbe(last, ledger) == nil {
+                findings.append(.forbidden(GraphOperatorCheck.keptAfterCancel, "\(names[mode]): the current run accepted a value after the output's cancel() returned"))
+            }
+            output.cancel()
+            runs.withLock { $0.input = nil }
+        }
+        findings += recorder.entryFindings("repeat")
+        findings += stressCheckEvents("repeat", recorder.events, senders: [sender],
                                       policy: StressStreamPolicy(lossName: cancels ? "value in transit at cancel" : nil, expectedEnd: cancels ? "any" : nil))
         return findings
     }

@@ -23,11 +23,12 @@ extension Signal {
         notification: @escaping @Sendable (SignalEnd) -> N?,
         notifierCompletionWaitsForRun: Bool,
         notifier: @escaping @Sendable (SignalMulti<N>) throws -> Signal<U>,
+        delivery: DeliveryVariant,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         typealias S = (run: SignalOutput<T>?, number: Int, notifications: SignalInput<N>?,
                        notifier: SignalOutput<U>?, notifierDone: Bool, delivery: DeliveryVariant, ended: Bool)
-        return Signal<Never>.never().stage(initialState: S(nil, 0, nil, nil, false, .lockFree, false), eventType: AttemptEvent<T>.self) {
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, 0, nil, nil, false, .lockFree, false), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
             if s.ended { return }
             func start() {
@@ -146,12 +147,17 @@ extension Signal {
     /// for its lifetime, so the source is given as a factory instead.
     /// State: the current attempt's subscription and the number of retries used, per activation.
     ///
+    /// At the limits: `count` of 0 or less passes the first error on (one attempt, no retry);
+    /// `Int.max` retries for as long as the result is held.
+    ///
     /// - Parameters:
     ///   - count: the most attempts after the first one fails.
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each attempt.
     /// - Returns: the signal of the attempts' values.
-    public static func retry(count: Int, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
-        retry(when: { _, n in n <= count ? Signal<Void>.just(()) : nil }, attempt)
+    public static func retry(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
+        retry(when: { _, n in n <= count ? Signal<Void>.just((), delivery: delivery) : nil }, delivery: delivery, attempt)
     }
 
     /// A signal that subscribes to `attempt()` when activated and, each time that signal fails
@@ -166,13 +172,16 @@ extension Signal {
     /// - Parameters:
     ///   - shouldRetry: given the error and the retry number, returns a signal whose first
     ///     value starts the next attempt, or nil to pass the error on.
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each attempt.
     /// - Returns: the signal of the attempts' values.
     public static func retry(
         when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) -> Signal<Void>?,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
-        retrying(when: shouldRetry, attempt)
+        retrying(when: shouldRetry, delivery: delivery, attempt)
     }
 
     /// `Signal.retry(when:_:)` with throwing closures. A throw from `shouldRetry` ends the
@@ -186,13 +195,15 @@ extension Signal {
     ///   - shouldRetry: given the error and the retry number, returns a signal whose first
     ///     value starts the next attempt, or nil to pass the error on; throws to end the
     ///     result with that error.
+    ///   - delivery: the delivery variant of the result's own stage.
     ///   - attempt: makes the signal of each attempt, or throws to fail that attempt.
     /// - Returns: the signal of the attempts' values.
     public static func retry(
         when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) throws -> Signal<Void>?,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () throws -> Signal<T>
     ) -> Signal<T> {
-        retrying(when: shouldRetry) { () -> Signal<T> in
+        retrying(when: shouldRetry, delivery: delivery) { () -> Signal<T> in
             do { return try attempt() } catch { return Signal<T>.failing(error) }
         }
     }
@@ -223,25 +234,29 @@ extension Signal {
     /// - Parameters:
     ///   - notifier: given the signal of errors, returns the signal whose values start the next
     ///     attempts; throws to fail the result.
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each attempt.
     /// - Returns: the signal of the attempts' values.
     public static func retry<U: Sendable>(
         whenErrors notifier: @escaping @Sendable (_ errors: SignalMulti<any Error>) throws -> Signal<U>,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         notifiedRuns(notification: { end -> (any Error)? in
             if case .other(let error) = end { return error } else { return nil }
-        }, notifierCompletionWaitsForRun: false, notifier: notifier, attempt)
+        }, notifierCompletionWaitsForRun: false, notifier: notifier, delivery: delivery, attempt)
     }
 
     /// Both `Signal.retry(when:_:)` forms: one stage holding the attempt's and the trigger's
     /// subscriptions.
     static func retrying(
         when shouldRetry: @escaping @Sendable (_ error: any Error, _ retry: Int) throws -> Signal<Void>?,
+        delivery: DeliveryVariant,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         typealias S = (attempt: SignalOutput<T>?, trigger: SignalOutput<Void>?, retries: Int, error: (any Error)?)
-        return Signal<Never>.never().stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, nil, 0, nil), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
             func start() {
                 let n = s.retries

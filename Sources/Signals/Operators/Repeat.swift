@@ -45,11 +45,13 @@ extension Signal {
     ///
     /// - Parameters:
     ///   - count: how many runs, in all (RxJS's `count`; not the repeats after the first).
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each run.
     /// - Returns: the signal of the runs' values.
-    public static func `repeat`(count: Int, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
-        if count <= 0 { return Signal<T>.empty() }
-        return repeating({ completed in completed < count ? .now : .stop }, attempt)
+    public static func `repeat`(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
+        if count <= 0 { return Signal<T>.empty(delivery: delivery) }
+        return repeating({ completed in completed < count ? .now : .stop }, delivery: delivery, attempt)
     }
 
     /// `Signal.repeat(count:_:)` with a throwing `attempt`: a throw counts as a run that failed
@@ -59,10 +61,11 @@ extension Signal {
     ///
     /// - Parameters:
     ///   - count: how many runs, in all.
+    ///   - delivery: the delivery variant of the result's own stage.
     ///   - attempt: makes the signal of each run, or throws to fail the result.
     /// - Returns: the signal of the runs' values.
-    public static func `repeat`(count: Int, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
-        Signal.repeat(count: count) { () -> Signal<T> in
+    public static func `repeat`(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
+        Signal.repeat(count: count, delivery: delivery) { () -> Signal<T> in
             do { return try attempt() } catch { return Signal<T>.failing(error) }
         }
     }
@@ -89,13 +92,16 @@ extension Signal {
     /// - Parameters:
     ///   - shouldRepeat: given the number of completed runs, returns a signal whose first
     ///     value starts the next run, or nil to complete.
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each run.
     /// - Returns: the signal of the runs' values.
     public static func `repeat`(
         when shouldRepeat: @escaping @Sendable (_ repetition: Int) -> Signal<Void>?,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
-        repeating({ completed in shouldRepeat(completed).map { .after($0) } ?? .stop }, attempt)
+        repeating({ completed in shouldRepeat(completed).map { .after($0) } ?? .stop }, delivery: delivery, attempt)
     }
 
     /// `Signal.repeat(when:_:)` with throwing closures. A throw from `shouldRepeat` ends the
@@ -107,13 +113,15 @@ extension Signal {
     /// - Parameters:
     ///   - shouldRepeat: given the number of completed runs, returns a signal whose first
     ///     value starts the next run, or nil to complete; throws to fail the result.
+    ///   - delivery: the delivery variant of the result's own stage.
     ///   - attempt: makes the signal of each run, or throws to fail the result.
     /// - Returns: the signal of the runs' values.
     public static func `repeat`(
         when shouldRepeat: @escaping @Sendable (_ repetition: Int) throws -> Signal<Void>?,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () throws -> Signal<T>
     ) -> Signal<T> {
-        repeating({ completed in try shouldRepeat(completed).map { .after($0) } ?? .stop }) { () -> Signal<T> in
+        repeating({ completed in try shouldRepeat(completed).map { .after($0) } ?? .stop }, delivery: delivery) { () -> Signal<T> in
             do { return try attempt() } catch { return Signal<T>.failing(error) }
         }
     }
@@ -146,25 +154,29 @@ extension Signal {
     /// - Parameters:
     ///   - notifier: given the signal of completions, returns the signal whose values start the
     ///     next runs; throws to fail the result.
+    ///   - delivery: the delivery variant of the result's own stage (the signals `attempt`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
     ///   - attempt: makes the signal of each run.
     /// - Returns: the signal of the runs' values.
     public static func `repeat`<U: Sendable>(
         whenCompletions notifier: @escaping @Sendable (_ completions: SignalMulti<Void>) throws -> Signal<U>,
+        delivery: DeliveryVariant = .lockFree,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         notifiedRuns(notification: { end -> Void? in
             if case .complete = end { return () } else { return nil }
-        }, notifierCompletionWaitsForRun: true, notifier: notifier, attempt)
+        }, notifierCompletionWaitsForRun: true, notifier: notifier, delivery: delivery, attempt)
     }
 
     /// The `Signal.repeat(count:_:)` and `Signal.repeat(when:_:)` forms: one stage holding the
     /// run's and the trigger's subscriptions; `decide` is asked at each completion.
     static func repeating(
         _ decide: @escaping @Sendable (_ completed: Int) throws -> RepeatStep,
+        delivery: DeliveryVariant,
         _ attempt: @escaping @Sendable () -> Signal<T>
     ) -> Signal<T> {
         typealias S = (run: SignalOutput<T>?, trigger: SignalOutput<Void>?, completed: Int, ended: Bool)
-        return Signal<Never>.never().stage(initialState: S(nil, nil, 0, false), eventType: AttemptEvent<T>.self) {
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, nil, 0, false), eventType: AttemptEvent<T>.self) {
             (s: inout S, e: StageEvent<Never, AttemptEvent<T>>, channel: StageChannel<AttemptEvent<T>>, next: SignalNext<T>) in
             if s.ended { return }
             func start() {
