@@ -437,64 +437,84 @@ package struct RetryWhenErrorsRaceScenario: LabelledStressScenario {
     struct Failed: Error {}
 
     package func run(_ it: StressIteration) -> [StressFinding] {
-        let ledger = it.ledger
-        let cancels = it.index & 1 == 1
-        let count = max(16, it.operations)
-        let sender = StressSender(id: 0, capacity: count)
-        let recorder = StressRecorder(capacity: count + 2, perturber: it.shared)
-        let attempts = StressLock<(made: Int, input: SignalInput<StressMsg>?)>((0, nil))
-        let failures = StressCounter(0)
         let variant = it.variant
-        var findings: [StressFinding] = []
-        do {
-            let token = ledger.token()
-            let retrying = Signal<StressMsg>.retry(whenErrors: { errors in
+        return stressFactoryRunsRace(it, what: "retry", cancels: it.index & 1 == 1,
+                                     check: GraphOperatorCheck.extraAttempt, nouns: ("attempts", "errors", "attempt"),
+                                     endRun: { $0.send(end: .other(Failed())) }) { token, attempt in
+            Signal<StressMsg>.retry(whenErrors: { errors in
                 errors.flatMap { _ in
                     withExtendedLifetime(token) {}
                     return Signal<Void>.just((), (), delivery: variant)
                 }
-            }) {
-                let (input, signal) = Signal<StressMsg>.create(delivery: variant)
-                attempts.withLock { $0 = ($0.made + 1, input) }
-                return signal
-            }
-            it.track(retrying, "retry")
-            let output = retrying.stressSubscribe(recorder, ledger: ledger)
-            it.runActors(2) { a, rng in
-                if a == 0 {
-                    for i in 0..<count {
-                        guard let input = attempts.withLock({ $0.input }) else { break }
-                        if i & 7 == 7 {
-                            if input.send(end: .other(Failed())) == nil { _ = failures.next() }
-                            sender.record(seq: i, accepted: false)
-                        } else {
-                            sender.send(ledger: ledger) { input.send(value: $0) }
-                        }
-                        rng.perturb()
-                        if i & 31 == 0 { it.progress(a, i) }
-                    }
-                } else if cancels {
-                    rng.hold()
-                    rng.hold()
-                    output.cancel()
-                    recorder.markCancelled()
-                }
-            }
-            let made = attempts.withLock { $0.made }
-            if cancels ? made > failures.load + 1 : made != failures.load + 1 {
-                findings.append(.forbidden(GraphOperatorCheck.extraAttempt, "\(made) attempts for \(failures.load) errors\(cancels ? " (cancelled)" : "")"))
-            }
-            if cancels, let last = attempts.withLock({ $0.input }), stressProbe(last, ledger) == nil {
-                findings.append(.forbidden(GraphOperatorCheck.keptAfterCancel, "the current attempt accepted a value after the output's cancel() returned"))
-            }
-            output.cancel()
-            attempts.withLock { $0.input = nil }
+            }, delivery: variant, attempt)
         }
-        findings += recorder.entryFindings("retry")
-        findings += stressCheckEvents("retry", recorder.events, senders: [sender],
-                                      policy: StressStreamPolicy(lossName: cancels ? "value in transit at cancel" : nil, expectedEnd: cancels ? "any" : nil))
-        return findings
     }
+}
+
+/// The race of the factory-based operators (`retry-when-errors-race`, `repeat-race`): the
+/// result `build` makes from a factory of fresh inputs on the variant under test (given a
+/// token for its closures to keep, so the ledger sees them freed); one thread sends into the
+/// current run and ends it with `endRun` every eighth send; when `cancels`, another cancels
+/// the output after a random while. Findings: runs not one per accepted end plus the first
+/// (`check`; fewer allowed after a cancel); the current run still connected after the cancel;
+/// an accepted value not delivered once, in order (one in transit at a cancel may be
+/// dropped); an end other than the cancel's.
+func stressFactoryRunsRace(
+    _ it: StressIteration, what: String, cancels: Bool, check: String,
+    nouns: (runs: String, ends: String, run: String),
+    endRun: @escaping @Sendable (SignalInput<StressMsg>) -> SignalSendError?,
+    build: (_ token: StressToken, _ attempt: @escaping @Sendable () -> Signal<StressMsg>) -> Signal<StressMsg>
+) -> [StressFinding] {
+    let ledger = it.ledger
+    let count = max(16, it.operations)
+    let sender = StressSender(id: 0, capacity: count)
+    let recorder = StressRecorder(capacity: count + 2, perturber: it.shared)
+    let runs = StressLock<(made: Int, input: SignalInput<StressMsg>?)>((0, nil))
+    let ends = StressCounter(0)
+    let variant = it.variant
+    var findings: [StressFinding] = []
+    do {
+        let result = build(ledger.token()) {
+            let (input, signal) = Signal<StressMsg>.create(delivery: variant)
+            runs.withLock { $0 = ($0.made + 1, input) }
+            return signal
+        }
+        it.track(result, what)
+        let output = result.stressSubscribe(recorder, ledger: ledger)
+        it.runActors(2) { a, rng in
+            if a == 0 {
+                for i in 0..<count {
+                    guard let input = runs.withLock({ $0.input }) else { break }
+                    if i & 7 == 7 {
+                        if endRun(input) == nil { _ = ends.next() }
+                        sender.record(seq: i, accepted: false)
+                    } else {
+                        sender.send(ledger: ledger) { input.send(value: $0) }
+                    }
+                    rng.perturb()
+                    if i & 31 == 0 { it.progress(a, i) }
+                }
+            } else if cancels {
+                rng.hold()
+                rng.hold()
+                output.cancel()
+                recorder.markCancelled()
+            }
+        }
+        let made = runs.withLock { $0.made }
+        if cancels ? made > ends.load + 1 : made != ends.load + 1 {
+            findings.append(.forbidden(check, "\(what): \(made) \(nouns.runs) for \(ends.load) \(nouns.ends)\(cancels ? " (cancelled)" : "")"))
+        }
+        if cancels, let last = runs.withLock({ $0.input }), stressProbe(last, ledger) == nil {
+            findings.append(.forbidden(GraphOperatorCheck.keptAfterCancel, "\(what): the current \(nouns.run) accepted a value after the output's cancel() returned"))
+        }
+        output.cancel()
+        runs.withLock { $0.input = nil }
+    }
+    findings += recorder.entryFindings(what)
+    findings += stressCheckEvents(what, recorder.events, senders: [sender],
+                                  policy: StressStreamPolicy(lossName: cancels ? "value in transit at cancel" : nil, expectedEnd: cancels ? "any" : nil))
+    return findings
 }
 
 /// The `Signal.repeat` forms, by iteration: `repeat(count: .max)` (the next run at once),
@@ -519,77 +539,29 @@ package struct RepeatRaceScenario: LabelledStressScenario {
         minimumThreads: 2)
 
     package func run(_ it: StressIteration) -> [StressFinding] {
-        let ledger = it.ledger
         let mode = it.index % 3
-        let cancels = (it.index / 3) & 1 == 1
-        let count = max(16, it.operations)
-        let sender = StressSender(id: 0, capacity: count)
-        let recorder = StressRecorder(capacity: count + 2, perturber: it.shared)
-        let runs = StressLock<(made: Int, input: SignalInput<StressMsg>?)>((0, nil))
-        let completions = StressCounter(0)
         let variant = it.variant
-        let names = ["repeat(count:)", "repeat(when:)", "repeat(whenCompletions:)"]
-        var findings: [StressFinding] = []
-        do {
-            let token = ledger.token()
-            let attempt: @Sendable () -> Signal<StressMsg> = {
-                let (input, signal) = Signal<StressMsg>.create(delivery: variant)
-                runs.withLock { $0 = ($0.made + 1, input) }
-                return signal
-            }
-            let repeating: Signal<StressMsg>
+        let name = ["repeat(count:)", "repeat(when:)", "repeat(whenCompletions:)"][mode]
+        return stressFactoryRunsRace(it, what: name, cancels: (it.index / 3) & 1 == 1,
+                                     check: GraphOperatorCheck.extraRun, nouns: ("runs", "completions", "run"),
+                                     endRun: { $0.complete() }) { token, attempt in
             switch mode {
             case 0:
-                repeating = Signal<StressMsg>.repeat(count: .max, delivery: variant, attempt)
+                return Signal<StressMsg>.repeat(count: .max, delivery: variant, attempt)
             case 1:
-                repeating = Signal<StressMsg>.repeat(when: { _ in
+                return Signal<StressMsg>.repeat(when: { _ in
                     withExtendedLifetime(token) {}
                     return Signal<Void>.just((), (), delivery: variant)
                 }, delivery: variant, attempt)
             default:
-                repeating = Signal<StressMsg>.repeat(whenCompletions: { completions in
+                return Signal<StressMsg>.repeat(whenCompletions: { completions in
                     completions.flatMap { _ in
                         withExtendedLifetime(token) {}
                         return Signal<Void>.just((), (), delivery: variant)
                     }
                 }, delivery: variant, attempt)
             }
-            it.track(repeating, names[mode])
-            let output = repeating.stressSubscribe(recorder, ledger: ledger)
-            it.runActors(2) { a, rng in
-                if a == 0 {
-                    for i in 0..<count {
-                        guard let input = runs.withLock({ $0.input }) else { break }
-                        if i & 7 == 7 {
-                            if input.complete() == nil { _ = completions.next() }
-                            sender.record(seq: i, accepted: false)
-                        } else {
-                            sender.send(ledger: ledger) { input.send(value: $0) }
-                        }
-                        rng.perturb()
-                        if i & 31 == 0 { it.progress(a, i) }
-                    }
-                } else if cancels {
-                    rng.hold()
-                    rng.hold()
-                    output.cancel()
-                    recorder.markCancelled()
-                }
-            }
-            let made = runs.withLock { $0.made }
-            if cancels ? made > completions.load + 1 : made != completions.load + 1 {
-                findings.append(.forbidden(GraphOperatorCheck.extraRun, "\(names[mode]): \(made) runs for \(completions.load) completions\(cancels ? " (cancelled)" : "")"))
-            }
-            if cancels, let last = runs.withLock({ $0.input }), stressProbe(last, ledger) == nil {
-                findings.append(.forbidden(GraphOperatorCheck.keptAfterCancel, "\(names[mode]): the current run accepted a value after the output's cancel() returned"))
-            }
-            output.cancel()
-            runs.withLock { $0.input = nil }
         }
-        findings += recorder.entryFindings("repeat")
-        findings += stressCheckEvents("repeat", recorder.events, senders: [sender],
-                                      policy: StressStreamPolicy(lossName: cancels ? "value in transit at cancel" : nil, expectedEnd: cancels ? "any" : nil))
-        return findings
     }
 }
 

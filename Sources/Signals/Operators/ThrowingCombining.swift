@@ -201,10 +201,13 @@ extension Signal {
     ///
     /// - Parameters:
     ///   - count: the most attempts after the first one fails.
+    ///   - delivery: the delivery variant of the result's own stage.
     ///   - attempt: makes the signal of each attempt, or throws to fail that attempt.
     /// - Returns: the signal of the attempts' values.
-    public static func retry(count: Int, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
-        retry(count: count) { () -> Signal<T> in
+    public static func retry(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
+        // The same parameters as the non-throwing form, so a non-throwing closure picks that
+        // one (and this call, whose closure does not throw, never picks this one again).
+        retry(count: count, delivery: delivery) { () -> Signal<T> in
             do { return try attempt() } catch { return Signal<T>.failing(error) }
         }
     }

@@ -35,6 +35,7 @@ import Testing
         }
         let retries: [(String, () -> Signal<Int>)] = [
             ("retry(count:)", { Signal.retry(count: 2, delivery: v, failTwice) }),
+            ("retry(count:) throwing", { Signal.retry(count: 2, delivery: v, throwingFailTwice) }),
             ("retry(when:)", { Signal.retry(when: { _, n in n <= 2 ? Signal<Void>.just(()) : nil }, delivery: v, failTwice) }),
             ("retry(when:) throwing", { Signal.retry(when: { _, n throws in n <= 2 ? Signal<Void>.just(()) : nil }, delivery: v, throwingFailTwice) }),
             ("retry(whenErrors:)", { Signal.retry(whenErrors: { $0.map { _ in () } }, delivery: v, failTwice) }),
@@ -49,10 +50,23 @@ import Testing
         }
     }
 
-    /// Left out, the stage is lock-free (the library's default variant).
+    /// Left out, the stage is lock-free (the library's default variant), and each form still
+    /// delivers (a throwing overload once resolved to itself here: infinite recursion).
     @Test func theDefaultIsLockFree() {
-        #expect(Signal<Int>.repeat(count: 2) { Signal.just(1, delivery: .mutex) }.delivery == .lockFree)
-        #expect(Signal<Int>.retry(count: 2) { Signal.just(1, delivery: .mutex) }.delivery == .lockFree)
+        let forms: [(String, Signal<Int>)] = [
+            ("repeat(count:)", Signal<Int>.repeat(count: 2) { Signal.just(1, delivery: .mutex) }),
+            ("repeat(count:) throwing", Signal<Int>.repeat(count: 2) { () throws in Signal.just(1, delivery: .mutex) }),
+            ("retry(count:)", Signal<Int>.retry(count: 2) { Signal.just(1, delivery: .mutex) }),
+            ("retry(count:) throwing", Signal<Int>.retry(count: 2) { () throws in Signal.just(1, delivery: .mutex) }),
+            ("repeat(when:)", Signal<Int>.repeat(when: { _ in nil }) { Signal.just(1, delivery: .mutex) }),
+            ("retry(when:)", Signal<Int>.retry(when: { _, _ in nil }) { Signal.just(1, delivery: .mutex) }),
+        ]
+        for (name, signal) in forms {
+            #expect(signal.delivery == .lockFree, "\(name)")
+            let rec = Recorder(signal)
+            #expect(rec.values.first == 1, "\(name)")
+            #expect(rec.end == .complete, "\(name)")
+        }
     }
 
     /// `retry(count:)` of 0 or less passes the first error on after one attempt; `Int.max`
