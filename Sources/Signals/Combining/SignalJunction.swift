@@ -104,7 +104,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
                 self?.sourceEnded(binding: id, into: input, with: end, handler: nil)
             })
         }
-        let attachment = source.attachChain(endingSink)
+        let attachment = DepthBounds.attaching(for: nil) { source.attachChain(endingSink) }
         let (stale, deferredEnd) = binding.withLock { b -> (Bool, SignalEnd?) in
             guard b.id == id, b.attaching else { return (true, nil) }
             b.attaching = false

@@ -156,6 +156,7 @@ final class MergedSourceFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
 
     @usableFromInline var upstreamRoot: NodeBase? { feeder.root }
     @usableFromInline func activate() { feeder.activate() }
+    @usableFromInline func abandonActivation() { feeder.abandonActivation() }
     /// Run after each deactivation (set before the feeder is added: `removeOnDeactivate`
     /// removes the source here; removing a feeder while the node's activation runs is queued
     /// for that run, not nested).

@@ -39,6 +39,13 @@ final class DepthBounds {
     /// Hand-overs deferred at the bound, and where the loop that runs them has got to.
     @exclusivity(unchecked) @usableFromInline var deliveries: [() -> Void] = []
     @exclusivity(unchecked) var deliveryHead = 0
+    /// Whether deferred hand-overs or activation runs wait for the outermost hand-over: one
+    /// flag read on its way out (`runDeferred()`).
+    @exclusivity(unchecked) @usableFromInline var hasDeferred = false
+
+    /// Who asked for the chain being attached on this thread right now (`attaching(for:_:)`),
+    /// until the chain's root has made its attachment (`attachmentMade(_:)`).
+    @exclusivity(unchecked) @usableFromInline var attachmentReceiver: (any AttachmentReceiver)?
 
     /// Activation runs (`NodeBase.runActivation`) now nested on this thread.
     @exclusivity(unchecked) var activationDepth = 0
@@ -75,11 +82,40 @@ final class DepthBounds {
     /// Appends a hand-over for the outermost one on this thread to run.
     @usableFromInline func deferDelivery(_ work: @escaping () -> Void) {
         deliveries.append(work)
+        hasDeferred = true
+    }
+
+    /// How many `runDeferred()` calls are running deferred activation runs, nested on this
+    /// thread.
+    @exclusivity(unchecked) var activationsRunFromHandOvers = 0
+
+    /// Called by the outermost hand-over on this thread (depth 0) on its way out: runs the
+    /// hand-overs deferred past the bound, and the activation runs deferred past theirs.
+    ///
+    /// Activation runs are run here, not only by the outermost activation run, because a
+    /// hand-over can happen inside an activation run that never returns by itself: an
+    /// endless `.direct` source sending inside its activation (`Signal.from(0...)`). The
+    /// deactivations that its ended downstream sets off (a `take` below it) must reach the
+    /// node running the source, to stop it (`NodeFeeder.abandonActivation`); deferred behind
+    /// that run they never would. They run first in first out, each from depth one, at most
+    /// `maxDepth` such calls nested.
+    @usableFromInline func runDeferred() {
+        repeat {
+            runDeferredDeliveries()
+            if activationHead < activations.count && activationsRunFromHandOvers < Self.maxDepth {
+                activationsRunFromHandOvers += 1
+                let depth = activationDepth
+                runPendingActivations()
+                activationDepth = depth
+                activationsRunFromHandOvers -= 1
+            }
+        } while deliveryHead < deliveries.count
+        hasDeferred = activationHead < activations.count
     }
 
     /// Runs the deferred hand-overs, in the order they were deferred, each from depth one
-    /// (so it may nest up to the bound again). Called by the outermost hand-over, at depth 0.
-    @usableFromInline func runDeferredDeliveries() {
+    /// (so it may nest up to the bound again).
+    func runDeferredDeliveries() {
         while deliveryHead < deliveries.count {
             let work = deliveries[deliveryHead]
             // Let go now: it holds the value and the node.
@@ -93,11 +129,68 @@ final class DepthBounds {
         deliveryHead = 0
     }
 
+    /// How many `runningDeferred` scopes are running the hand-overs they deferred, nested on
+    /// this thread.
+    @exclusivity(unchecked) var deferredScopes = 0
+
+    /// Runs `work` (a graph change that a node's holder runs for another thread, which waits
+    /// for it: a subscription's replay, a capture's), then the hand-overs it deferred past the
+    /// bound, before returning: so they happen within the call that waits for the change (a
+    /// `subscribe` returns with the cached values delivered, at any depth). They run at the
+    /// current depth, so they nest no deeper than the bound; scopes nested more than
+    /// `maxDepth` deep leave theirs to the outer frames.
+    @usableFromInline func runningDeferred(_ work: () -> Void) {
+        let mark = deliveries.count
+        work()
+        guard deliveries.count > mark, deferredScopes < Self.maxDepth else { return }
+        deferredScopes += 1
+        // At least 1: a hand-over at depth 0 would run the whole list, the outer frames' too.
+        let depth = deliveryDepth
+        deliveryDepth = max(depth, 1)
+        var i = mark
+        while i < deliveries.count {
+            let deferred = deliveries[i]
+            deliveries[i] = {}
+            i += 1
+            deferred()
+        }
+        deliveries.removeSubrange(mark...)
+        deliveryDepth = depth
+        deferredScopes -= 1
+        hasDeferred = deliveryHead < deliveries.count || activationHead < activations.count
+    }
+
+    /// Runs `attach` (a call of a signal's `attachChain`) for `receiver`, which the chain's
+    /// root then tells its attachment as soon as it has made it, before it activates what
+    /// feeds it (`attachmentMade(_:)`). A source that sends without end inside that
+    /// activation can then be stopped, from the receiver, before `attach` returns: a
+    /// subscription whose `take` has ended, a node that no longer wants its feeder. nil: an
+    /// attachment nobody needs early (a junction's binding), which must not reach a receiver
+    /// of an outer attachment still in progress.
+    @inlinable static func attaching<R>(for receiver: (any AttachmentReceiver)?, _ attach: () -> R) -> R {
+        let bounds = current
+        let outer = bounds.attachmentReceiver
+        bounds.attachmentReceiver = receiver
+        let result = attach()
+        bounds.attachmentReceiver = outer
+        return result
+    }
+
+    /// For a chain's root about to activate (a node's output attached, a multi's first branch
+    /// added): tells the one attaching this chain (`attaching(for:_:)`) its attachment.
+    @usableFromInline static func attachmentMade(_ attachment: ChainAttachment) {
+        let bounds = current
+        guard let receiver = bounds.attachmentReceiver else { return }
+        bounds.attachmentReceiver = nil
+        receiver.attachmentMade(attachment)
+    }
+
     /// Runs `node`'s activation changes now, or, past the bound, after the outermost
     /// activation run on this thread (see the type's comment). The caller is the node's runner.
     func runActivation(of node: NodeBase) {
         if activationDepth >= Self.maxDepth {
             activations.append(node)
+            hasDeferred = true
             return
         }
         activationDepth += 1
@@ -107,27 +200,42 @@ final class DepthBounds {
     }
 
     private func runDeferredActivations() {
+        runPendingActivations()
+        activationDepth = 0
+        // The nodes are let go here, all together, by the outermost run: one that is freed
+        // hands what it holds to the thread's pending releases (no recursion).
+        activations.removeAll(keepingCapacity: activations.capacity <= 1024)
+        activationHead = 0
+        hasDeferred = deliveryHead < deliveries.count
+    }
+
+    /// Runs the deferred activation runs from where the list has got to, first in first out,
+    /// each from depth one (it may be called again, nested, from a hand-over inside one).
+    private func runPendingActivations() {
         while activationHead < activations.count {
             let node = activations[activationHead]
             activationHead += 1
             activationDepth = 1
             node.applyActivationChanges()
-            activationDepth = 0
         }
-        // The nodes are let go here, all together, by the outermost run: one that is freed
-        // hands what it holds to the thread's pending releases (no recursion).
-        activations.removeAll(keepingCapacity: activations.capacity <= 1024)
-        activationHead = 0
     }
+}
+
+/// Something that attaches a chain and wants its attachment as soon as the chain's root has
+/// made it (`DepthBounds.attaching(for:_:)`): a subscription, a node's feeder.
+@usableFromInline protocol AttachmentReceiver: AnyObject {
+    /// The attachment of the chain being attached, before the root activates what feeds it.
+    /// Called on the attaching thread, inside its call of `attachChain`.
+    func attachmentMade(_ attachment: ChainAttachment)
 }
 
 extension SignalNode {
     /// Delivers `result` into this node from the holder of another node (a chain feeding
     /// it): as `deliver(_:)`, except that past `DepthBounds.maxDepth` nested hand-overs on
-    /// this thread it is deferred to the outermost one, which delivers it before it returns
-    /// (see `DepthBounds`). Per-sender order holds: a node's holder hands its values on in
-    /// order, and the deferred ones are delivered first in first out, each through the next
-    /// node's queue as any value is.
+    /// this thread it is queued in this node at once and only the draining waits
+    /// (`handOverPastTheBound`). Per-sender order holds at any depth: a node's holder hands
+    /// its values on in order, and each is queued in the next node in that order, before the
+    /// holder lets go of the node it came from.
     @inlinable @inline(__always)
     func forward(_ result: Result<T, SignalEnd>) {
         let bounds = DepthBounds.current
@@ -136,19 +244,68 @@ extension SignalNode {
             bounds.deliveryDepth = depth &+ 1
             deliver(result)
             bounds.deliveryDepth = depth
-            if _slowPath(depth == 0 && !bounds.deliveries.isEmpty) { bounds.runDeferredDeliveries() }
+            if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
         } else {
-            bounds.deferDelivery { [self] in deliver(result) }
+            handOverPastTheBound(.value(result), kind: result.queueKind, bounds)
         }
+    }
+
+    /// A hand-over past the bound: `message` is queued in this node now, in line with every
+    /// other sender's, so nothing can overtake it. If that found the node idle, this thread
+    /// now holds it, and the node is drained later, by the outermost hand-over on this thread
+    /// (or the graph change that caused the hand-over: see `DepthBounds.runningDeferred`):
+    /// until then every other sender queues behind it, and the node's end can only come after
+    /// it. Only the draining is deferred, never the decision. Returns false, queuing nothing,
+    /// for a value that comes after an end the node already accepted (as `deliver` does).
+    @inlinable @inline(never) @discardableResult
+    func handOverPastTheBound(_ message: Message, kind: QueueElementKind, _ bounds: DepthBounds) -> Bool {
+        let claimed: Bool?
+        if variant == .lockFree {
+            claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LockFreeQueue.self).enqueueAndClaimIfIdle(kind, message) }
+        } else {
+            claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(kind, message) }
+        }
+        guard let claimed else { return false }
+        guard claimed else { return true }
+        if isAsync {
+            // Drained on its context: nothing nests here.
+            if variant == .lockFree {
+                queue._withUnsafeGuaranteedRef { scheduleDrain(unsafeDowncast($0, to: LockFreeQueue.self)) }
+            } else {
+                queue._withUnsafeGuaranteedRef { scheduleDrain(unsafeDowncast($0, to: MutexQueue.self)) }
+            }
+        } else {
+            bounds.deferDelivery { [self] in drainHeld() }
+        }
+        return true
+    }
+
+    /// Drains this node, which this thread holds (claimed by `handOverPastTheBound`).
+    @usableFromInline
+    func drainHeld() {
+        if variant == .lockFree {
+            queue._withUnsafeGuaranteedRef { drain(unsafeDowncast($0, to: LockFreeQueue.self)) }
+        } else {
+            queue._withUnsafeGuaranteedRef { drain(unsafeDowncast($0, to: MutexQueue.self)) }
+        }
+    }
+}
+
+extension Result where Failure == SignalEnd {
+    /// What this result is to a delivery queue: an end or a value.
+    @inlinable var queueKind: QueueElementKind {
+        if case .failure = self { return .end }
+        return .value
     }
 }
 
 extension SignalInput {
     /// `send(result:)` made by another node's delivery (a junction bound to this input): a
     /// node-to-node hand-over like `SignalNode.forward`, so past `DepthBounds.maxDepth`
-    /// nested hand-overs it is deferred to the outermost one on this thread, and a chain of
-    /// any number of bound junctions delivers in bounded stack. The send's answer is not
-    /// needed: a binding drops what its input refuses, as it did before.
+    /// nested hand-overs the result is queued in the input's node at once and the node is
+    /// drained by the outermost hand-over on this thread; a chain of any number of bound
+    /// junctions delivers in bounded stack and in order. The send's answer is not needed: a
+    /// binding drops what its input refuses, as it did before.
     @usableFromInline final func sendHandedOver(_ result: Result<T, SignalEnd>) {
         let bounds = DepthBounds.current
         let depth = bounds.deliveryDepth
@@ -156,9 +313,29 @@ extension SignalInput {
             bounds.deliveryDepth = depth &+ 1
             send(result: result)
             bounds.deliveryDepth = depth
-            if _slowPath(depth == 0 && !bounds.deliveries.isEmpty) { bounds.runDeferredDeliveries() }
+            if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
         } else {
-            bounds.deferDelivery { [self] in send(result: result) }
+            sendPastTheBound(result, bounds)
+        }
+    }
+
+    /// `send(result:)` past the bound: the same checks as a send (the status this input
+    /// expects; an end closes the node first), then the result is queued in the node, which
+    /// this thread drains later if it found it idle (`SignalNode.handOverPastTheBound`).
+    @usableFromInline final func sendPastTheBound(_ result: Result<T, SignalEnd>, _ bounds: DepthBounds) {
+        switch result {
+        case .success(let v):
+            guard node.status.load(ordering: .relaxed) == expectedActive else { return }
+            if node.newGenerationOnDeactivate {
+                // The checked form (`SignalNode.deliver(checked:expectedActive:)`).
+                let expected = expectedActive
+                let control = NodeControl { [node] in node.deliverIfCurrent(.success(v), expectedActive: expected) }
+                node.handOverPastTheBound(.control(control), kind: .value, bounds)
+            } else {
+                node.handOverPastTheBound(.value(.success(v)), kind: .value, bounds)
+            }
+        case .failure(let e):
+            _ = node.sendEnd(e, expectedActive: expectedActive, pastTheBound: bounds)
         }
     }
 }

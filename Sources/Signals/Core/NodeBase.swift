@@ -11,6 +11,16 @@ protocol NodeFeeder: AnyObject, Sendable {
     func activate()
     /// Stops feeding. Called outside every lock; never concurrently with `activate`.
     func deactivate()
+    /// Called, from any thread, when the node stops wanting this feeder while its `activate()`
+    /// is still running (a source behind it sending without end inside the activation, whose
+    /// downstream has meanwhile ended): detaches what the activation has attached so far, so
+    /// the source's sends are refused and `activate()` returns. `deactivate()` still follows.
+    func abandonActivation()
+}
+
+extension NodeFeeder {
+    /// Feeders whose activation never runs a source have nothing to abandon.
+    @usableFromInline func abandonActivation() {}
 }
 
 /// One feeder of a node and whether it is running. `isActive` is touched only by the thread
@@ -75,6 +85,11 @@ class NodeBase: @unchecked Sendable {
         /// Run once the last feeder is removed: a released merged input's `.cancelled`, which
         /// waits for its sources (`SignalMergedInput.endOnRelease`).
         var afterLastFeeder: (@Sendable () -> Void)?
+        /// The feeder whose `activate()` the runner is in now; nil once it returned or was
+        /// abandoned (`abandonActivation`).
+        var activating: FeederRecord?
+        /// Set when an activation was abandoned: the next pass looks at every feeder again.
+        var recheck = false
     }
 
     /// Detaches the chain being attached to this node right now, if any: called by a
@@ -143,13 +158,25 @@ class NodeBase: @unchecked Sendable {
     /// The first half of `updateActivation`: edits the wanted state and returns true if the
     /// caller must now call `runActivation()` (outside any lock it holds).
     func editActivation(_ edit: (inout Activation) -> Void) -> Bool {
-        activation.withLock { a -> Bool in
+        var abandoned: FeederRecord?
+        let runs = activation.withLock { a -> Bool in
             edit(&a)
             a.dirty = true
-            if a.running { return false }
+            if a.running {
+                // The runner is inside a feeder's `activate()` that this change stops wanting:
+                // it may never return by itself (an endless `.direct` source whose downstream
+                // has just ended, on this thread or another), so it is abandoned now.
+                if let r = a.activating, !a.wanted || a.removed.contains(where: { $0 === r }) {
+                    a.activating = nil
+                    abandoned = r
+                }
+                return false
+            }
             a.running = true
             return true
         }
+        abandoned?.feeder.abandonActivation()
+        return runs
     }
 
     /// The second half of `updateActivation`: applies changes until none is pending. Starting
@@ -177,8 +204,9 @@ class NodeBase: @unchecked Sendable {
                 // the ones appended since need a look. (The list is handed out whole, a
                 // retain; a copy of its tail would allocate on every node made.)
                 let start: Int
-                if a.wanted != a.applied {
+                if a.wanted != a.applied || a.recheck {
                     a.applied = a.wanted
+                    a.recheck = false
                     start = 0
                 } else {
                     start = a.firstUnapplied
@@ -195,7 +223,27 @@ class NodeBase: @unchecked Sendable {
             for i in start..<feeders.count {
                 let r = feeders[i]
                 guard r.isActive != wanted else { continue }
-                if wanted { r.feeder.activate() } else { r.feeder.deactivate() }
+                if wanted {
+                    activation.withLock { $0.activating = r }
+                    r.feeder.activate()
+                    let abandoned = activation.withLock { a -> Bool in
+                        if a.activating === r {
+                            a.activating = nil
+                            return false
+                        }
+                        // Abandoned while it ran: stopped here, and looked at again next pass
+                        // (wanted again by then, it starts afresh).
+                        a.dirty = true
+                        a.recheck = true
+                        return true
+                    }
+                    if abandoned {
+                        r.feeder.deactivate()
+                        continue
+                    }
+                } else {
+                    r.feeder.deactivate()
+                }
                 r.active.store(wanted, ordering: .releasing)
             }
         }

@@ -116,6 +116,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
             // Made before the node is activated: a chain that ends while its sources run
             // synchronously inside this call (a `take` behind an endless `.direct` source) is
             // detached through it at once, so those sources see the node inactive and stop.
+            DepthBounds.attachmentMade(attachment)
             node.attach(box, detachableThrough: attachment)
             return attachment
         }
@@ -286,7 +287,7 @@ class ChainAttachment: @unchecked Sendable {
 /// merge). Callers write it in `@inlinable` code so the per-value closure is specialized in the
 /// client module, not left generic in this one.
 @usableFromInline
-final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendable {
+final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, AttachmentReceiver, @unchecked Sendable {
     // Unchecked: `attachment` is touched only by the node's activation runner.
     @usableFromInline let upstreamAttach: @Sendable (SignalSink<U>) -> ChainAttachment
     @usableFromInline let root: NodeBase
@@ -300,6 +301,9 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
     @usableFromInline var attachment: ChainAttachment?
     /// The signal this feeder came from, so a merged input can remove it.
     @usableFromInline let sourceID: ObjectIdentifier
+    /// The attachment of the chain while `activate()` is attaching it (told early by the
+    /// chain's root), for `abandonActivation()`, which may come from another thread.
+    let inProgress = Mutex<ChainAttachment?>(nil)
 
     @inlinable
     init(upstream: Signal<U>, into target: SignalNode<E>,
@@ -316,7 +320,16 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, @unchecked Sendab
     @usableFromInline var upstreamRoot: NodeBase? { root }
 
     @usableFromInline func activate() {
-        attachment = upstreamAttach(makeSink(target))
+        attachment = DepthBounds.attaching(for: self) { upstreamAttach(makeSink(target)) }
+        inProgress.withLock { $0 = nil }
+    }
+
+    @usableFromInline func attachmentMade(_ attachment: ChainAttachment) {
+        inProgress.withLock { $0 = attachment }
+    }
+
+    @usableFromInline func abandonActivation() {
+        inProgress.withLock { $0 }?.detach(endedWith: nil)
     }
 
     @usableFromInline func deactivate() {

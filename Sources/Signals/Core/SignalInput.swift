@@ -120,7 +120,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
             sink(.failure(.other(SignalBindError.duplicate)))
             return
         }
-        let attachment = signal.attachChain(sink)
+        let attachment = DepthBounds.attaching(for: terminal) { signal.attachChain(sink) }
         terminal.setAttachment(attachment)
     }
 
@@ -141,12 +141,15 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
 /// terminal sink's two closures then capture the terminal alone, which serves as their context,
 /// so a subscription allocates no closure context.
 @usableFromInline
-class OutputTerminal: OutputClaim, @unchecked Sendable {
+class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
     struct Detach {
         var attachment: ChainAttachment?
+        /// The attachment told by the chain's root while `attachChain` still runs
+        /// (`attachmentMade(_:)`): what a detach requested before `setAttachment` detaches.
+        var early: ChainAttachment?
         var requested = false
         var end: SignalEnd?
     }
@@ -162,11 +165,24 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
         requestDetach(end: e)
     }
 
+    /// The chain's root has made the attachment and is about to activate its sources: a
+    /// detach requested from now on (the chain ended inside that activation) detaches it at
+    /// once, so those sources stop. Only detaches: `setAttachment` does the rest.
+    @usableFromInline func attachmentMade(_ a: ChainAttachment) {
+        let detachNow = detach.withLock { d -> SignalEnd?? in
+            if d.requested { return .some(d.end) }
+            d.early = a
+            return .none
+        }
+        if let end = detachNow { a.detach(endedWith: end) }
+    }
+
     @usableFromInline func setAttachment(_ a: ChainAttachment) {
         // Once detach was requested the terminal never keeps the attachment: an attachment
         // (a multicast branch) holds the sink that holds this terminal, so keeping it would
         // be a reference cycle.
         let run = detach.withLock { d -> SignalEnd?? in
+            d.early = nil
             if d.requested { return .some(d.end) }
             d.attachment = a
             return .none
@@ -185,13 +201,17 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
 
     @usableFromInline func requestDetach(end: SignalEnd?) {
         var owner: (any ClaimSlotOwner)? = nil
+        var early: ChainAttachment? = nil
         let a = detach.withLock { d -> ChainAttachment? in
             if d.requested { return nil }
             d.requested = true
             d.end = end
             // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
             // after it has seen `requested` here.
-            if d.attachment == nil { owner = slotOwner }
+            if d.attachment == nil {
+                owner = slotOwner
+                early = d.early.take()
+            }
             // Taken out, not copied: see `setAttachment`.
             defer { d.attachment = nil }
             return d.attachment
@@ -200,7 +220,11 @@ class OutputTerminal: OutputClaim, @unchecked Sendable {
         // then the chain may still be inside its activation, with sources sending on this
         // thread: it is detached now through the node's attachment in progress, so they stop.
         guard let a else {
-            owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+            if let early {
+                early.detach(endedWith: end)
+            } else {
+                owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+            }
             return
         }
         a.detach(endedWith: end)

@@ -113,7 +113,8 @@ final class NodeControl: @unchecked Sendable {
     static let spinNanosecondsBeforeParking: UInt64 = 20_000
 
     @usableFromInline func perform() {
-        work()
+        // The hand-overs it defers past the depth bound run before the waiter is let go.
+        DepthBounds.current.runningDeferred(work)
         finished.store(true, ordering: .releasing)
         if let s = waiter.withLock({ $0 }) { s.signal() }
     }
@@ -611,9 +612,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
 
     /// An end sent by an input that expected `expectedActive`: closes the node so later sends
     /// are refused, then delivers the end. While inactive, the end is kept for the next
-    /// attachment.
+    /// attachment. `pastTheBound` (a hand-over past the depth bound, `SignalInput.sendHandedOver`):
+    /// the end is queued and the node, if this found it idle, drained later by that thread.
     @usableFromInline
-    func sendEnd(_ end: SignalEnd, expectedActive: Int) -> SignalSendError? {
+    func sendEnd(_ end: SignalEnd, expectedActive: Int, pastTheBound: DepthBounds? = nil) -> SignalSendError? {
         var read = status.load(ordering: .acquiring)
         while read == expectedActive {
             let (closed, now) = status.compareExchange(
@@ -621,14 +623,18 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             if closed {
                 if newGenerationOnDeactivate {
                     if _slowPath(EndDeliveryGap.armed.load(ordering: .relaxed)) { EndDeliveryGap.run(end) }
-                    deliverEnd(end, ofGeneration: expectedActive >> 2)
+                    deliverEnd(end, ofGeneration: expectedActive >> 2, pastTheBound: pastTheBound)
                     return nil
                 }
                 // Recorded only for the activation it closed.
                 activation.withLock { a in
                     if a.recordedEnd == nil && a.generation == expectedActive >> 2 { a.recordedEnd = end }
                 }
-                deliver(.failure(end))
+                if let pastTheBound {
+                    handOverPastTheBound(.value(.failure(end)), kind: .end, pastTheBound)
+                } else {
+                    deliver(.failure(end))
+                }
                 return nil
             }
             read = now
@@ -654,7 +660,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             case .alreadyEnded: return .disconnected
             // The status moved on (activated, or ended by another sender): read it again.
             // Loops only while other threads keep changing it, never on a fixed state.
-            case .changed: return sendEnd(end, expectedActive: expectedActive)
+            case .changed: return sendEnd(end, expectedActive: expectedActive, pastTheBound: pastTheBound)
             }
         }
         return NodeStatus.rejection(read: read, expectedActive: expectedActive)
@@ -673,7 +679,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// current. No user code runs under the lock: queuing never delivers, and a stale end's
     /// control is released after the unlock. Values keep their one-load path: only ends pay.
     @usableFromInline
-    func deliverEnd(_ end: SignalEnd, ofGeneration generation: Int) {
+    func deliverEnd(_ end: SignalEnd, ofGeneration generation: Int, pastTheBound: DepthBounds? = nil) {
         let control = NodeControl { [self] in
             guard status.load(ordering: .acquiring) >> 2 == generation, let box = outputBox else { return }
             box._withUnsafeGuaranteedRef { $0.deliverIfOpen(.failure(end)) }
@@ -685,6 +691,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         }
         withExtendedLifetime(control) {}
         guard claimed else { return }
+        if let pastTheBound, !isAsync {
+            pastTheBound.deferDelivery { [self] in drainHeld() }
+            return
+        }
         if variant == .lockFree {
             queue._withUnsafeGuaranteedRef { drainAfterEnqueue(unsafeDowncast($0, to: LockFreeQueue.self)) }
         } else {

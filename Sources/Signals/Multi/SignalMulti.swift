@@ -243,6 +243,9 @@ final class Multicaster<T: Sendable>: @unchecked Sendable {
         }
         if !node.performIfIdle(add) { node.perform { add() } }
         if branchCount.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+            // The activation may run a source that sends without end (behind `take`, say):
+            // whoever attaches this branch gets it first, so it can detach it from inside.
+            DepthBounds.attachmentMade(branch)
             updateActivation()
         }
         return branch

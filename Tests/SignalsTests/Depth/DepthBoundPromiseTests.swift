@@ -1,0 +1,167 @@
+import Foundation
+import Signals
+import Synchronization
+import Testing
+
+/// The promises of docs/guarantees.md past the depth bound (`DepthBounds`: hand-overs nest at
+/// most 8 deep on a thread, a fused run is at most 64 stages), each beside a shallow control:
+/// every case must give the shallow graph's result at every depth. Each scripted case makes
+/// the interleaving that broke a promise happen every time, with semaphores, not sleeps.
+@Suite struct DepthBoundPromiseTests {
+    /// Nodes below the merge: a shallow control, just past the bound, far past it.
+    static let depths = [3, 13, 100]
+
+    /// A merge X with `below` `multicast()` nodes under it. Thread T's value -1 is handed down
+    /// from X while thread S sends 100 (queued in X, which T holds) and then, once T has left X
+    /// for a slow branch of the multi above X, 101 (S takes X itself). Each sender's order must
+    /// hold: 100 before 101. Past the bound the hand-over of T's values was once deferred to
+    /// T's outermost frame, behind the slow branch, and S's 101 went straight past them.
+    @Test(arguments: DeliveryVariant.allCases, depths)
+    func handOverPastTheBoundKeepsEachSendersOrder(_ variant: DeliveryVariant, below: Int) {
+        onThread {
+            let (aIn, a) = Signal<Int>.create(delivery: variant)
+            let (bIn, b) = Signal<Int>.create(delivery: variant)
+            let m = a.multicast()
+            var x: Signal<Int> = m.map { $0 }.merge(with: b)
+            var multis: [SignalMulti<Int>] = []
+            for _ in 0..<below {
+                let next = x.multicast()
+                multis.append(next)
+                x = next
+            }
+            let seen = Collector<Int>()
+            let out = x.subscribe(seen.handler)
+
+            let send100 = DispatchSemaphore(value: 0), sent100 = DispatchSemaphore(value: 0)
+            let send101 = DispatchSemaphore(value: 0), sent101 = DispatchSemaphore(value: 0)
+            let refused = Atomic<Int>(0)
+            // Inside T's hand-over of -1 below X (X held by T): S's 100 is queued in X.
+            let hook = multis[1].subscribeValues { v in
+                if v == -1 { send100.signal(); sent100.wait() }
+            }
+            // T has left X: S's 101 takes X.
+            let slow = m.subscribeValues { v in
+                if v == -1 { send101.signal(); _ = sent101.wait(timeout: .now() + 20) }
+            }
+            let s = Thread {
+                send100.wait()
+                if bIn.send(value: 100) != nil { refused.add(1, ordering: .relaxed) }
+                sent100.signal()
+                send101.wait()
+                if bIn.send(value: 101) != nil { refused.add(1, ordering: .relaxed) }
+                sent101.signal()
+            }
+            s.start()
+            #expect(aIn.send(value: -1) == nil)
+            #expect(seen.wait(forCount: 3, seconds: 20))
+            let refusedCount = refused.load(ordering: .relaxed)
+            #expect(refusedCount == 0)
+            let values = seen.values
+            #expect(values.sorted() == [-1, 100, 101])
+            #expect(values.firstIndex(of: 100)! < values.firstIndex(of: 101)!, "per-sender order: \(values)")
+            #expect(seen.overlaps == 0)
+            withExtendedLifetime((out, hook, slow, aIn, bIn, multis)) {}
+        }
+    }
+
+    /// An accepted send is delivered before the end. Thread T's -1 is handed down from X, past
+    /// the bound, and T then runs a slow branch of the multi above X; meanwhile the main
+    /// thread ends X's other source. The subscriber must get -1, then the end: past the bound
+    /// the end once went straight through and the deferred -1 was dropped behind it.
+    @Test(arguments: DeliveryVariant.allCases, depths)
+    func acceptedSendIsDeliveredBeforeAnEndPastTheBound(_ variant: DeliveryVariant, below: Int) {
+        onThread {
+            struct Stop: Error {}
+            let (i1, s1) = Signal<Int>.create(delivery: variant)
+            let (xIn, xSig) = Signal<Int>.create(delivery: variant)
+            let m = s1.multicast()
+            var x: Signal<Int> = m.map { $0 }.merge(with: xSig)
+            for _ in 0..<below { x = x.multicast() }
+            let seen = Collector<Int>()
+            let out = x.subscribe(seen.handler)
+            let inSlow = DispatchSemaphore(value: 0), endSent = DispatchSemaphore(value: 0)
+            let slow = m.subscribeValues { _ in
+                inSlow.signal()
+                // Bounded: a send(end:) that waits for this thread must not deadlock the test.
+                _ = endSent.wait(timeout: .now() + 0.3)
+            }
+            let accepted = Atomic<Bool>(false)
+            let returned = DispatchSemaphore(value: 0)
+            let t = Thread {
+                accepted.store(i1.send(value: -1) == nil, ordering: .relaxed)
+                returned.signal()
+            }
+            t.start()
+            inSlow.wait()
+            _ = xIn.send(end: .other(Stop()))
+            endSent.signal()
+            #expect(seen.wait(forCount: 2, seconds: 20))
+            #expect(returned.wait(timeout: .now() + 20) == .success)
+            let wasAccepted = accepted.load(ordering: .relaxed)
+            #expect(wasAccepted)
+            #expect(seen.values == [-1], "got \(seen.results.map { "\($0)" })")
+            #expect(seen.ends.count == 1)
+            withExtendedLifetime((out, slow, i1, xIn)) {}
+        }
+    }
+
+    /// An endless `.direct` source behind `take`, with a node the library puts in between (the
+    /// 65th fused stage's boundary node, a multi, a merge, a hop, a combine): `subscribe`
+    /// returns once `take` has ended, as it does with no node in between.
+    @Test(arguments: DeliveryVariant.allCases, EndlessSourceShape.allCases)
+    func endlessSourceBehindTakeStops(_ variant: DeliveryVariant, shape: EndlessSourceShape) {
+        let seen = Collector<Int>()
+        let returned = DispatchSemaphore(value: 0)
+        let holder = Mutex<SignalOutput<Int>?>(nil)
+        let thread = Thread {
+            let out = shape.make(variant).take(3).subscribe(seen.handler)
+            holder.withLock { $0 = out }
+            returned.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        // A hang leaves a thread spinning for the rest of the run, but the test fails.
+        #expect(returned.wait(timeout: .now() + 30) == .success, "subscribe did not return (\(shape))")
+        #expect(seen.wait(forCount: 4, seconds: 20))
+        #expect(seen.values == [0, 1, 2])
+        #expect(seen.ends.map { "\($0)" } == ["\(SignalEnd.complete)"])
+        holder.withLock { $0 = nil }
+    }
+
+    /// The shapes of `endlessSourceBehindTakeStops`: an endless synchronous source, then
+    /// something that puts a node of the library's own between it and `take`.
+    enum EndlessSourceShape: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case sixtyMaps, seventyMaps, aHundredThousandMaps, multicast, twoMulticasts, nineMulticasts,
+             aHundredMulticasts, continuousWhileActive, mergeWithNever, hopToGlobal, combineLatest, zip,
+             repeatCollection
+
+        var testDescription: String { rawValue }
+
+        func make(_ variant: DeliveryVariant) -> Signal<Int> {
+            let source = Signal<Int>.from(0..., delivery: variant)
+            func maps(_ n: Int) -> Signal<Int> {
+                var s = source
+                for _ in 0..<n { s = s.map { $0 } }
+                return s
+            }
+            switch self {
+            case .sixtyMaps: return maps(60)
+            case .seventyMaps: return maps(70)
+            case .aHundredThousandMaps: return maps(100_000)
+            case .multicast: return source.multicast()
+            case .twoMulticasts: return source.multicast().multicast()
+            case .nineMulticasts, .aHundredMulticasts:
+                var s: Signal<Int> = source
+                for _ in 0..<(self == .nineMulticasts ? 9 : 100) { s = s.multicast() }
+                return s
+            case .continuousWhileActive: return source.continuousWhileActive()
+            case .mergeWithNever: return source.merge(with: Signal<Int>.never(delivery: variant))
+            case .hopToGlobal: return source.hop(to: .global)
+            case .combineLatest: return Signal.combineLatest([source]).map { $0[0] }
+            case .zip: return Signal.zip([source]).map { $0[0] }
+            case .repeatCollection:
+                return Signal<Int>.repeatCollection([0, 1, 2, 3], count: .max, delivery: variant)
+            }
+        }
+    }
+}
