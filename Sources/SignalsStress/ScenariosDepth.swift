@@ -1,6 +1,7 @@
-// Stress scenario for graphs deeper than the nesting bound of activation and node-to-node
-// delivery (`DepthBounds` in the library: past 32 nested levels on a thread, the next is
-// deferred to the outermost one on that thread, which runs the deferred work in order).
+// Stress scenarios for graphs deeper than the nesting bound of activation and node-to-node
+// delivery (`DepthBounds` in the library: past 8 nested hand-overs on a thread, the next is
+// queued in the node it targets, which that thread drains from its outermost hand-over;
+// past 8 nested activation runs, the next is deferred to the outermost one).
 //
 // - `deep-chain`: a chain of 100 `multicast()` nodes (a `map` between every second pair)
 //   while T−1 threads send numbered values and one thread subscribes to its end and cancels,
@@ -9,6 +10,12 @@
 //   subscription after `cancel()` returned; once the actors are done, a subscription gets
 //   the next value at once (every node was re-activated) and the input is inactive after it
 //   is cancelled (every node was deactivated).
+// - `deep-merge-order`: a merge with 12 `multicast()` nodes below it, fed by a multi (whose
+//   second branch keeps the holder busy after each hand-over) and by a direct input, with
+//   threads sending into both and one thread ending the merge late. Arbiter: each sender's
+//   accepted values arrive exactly once, in the order sent, before the end (a hand-over past
+//   the bound deferred to the sending thread's outermost frame let another thread's values,
+//   or the end, overtake it).
 
 import Signals
 import Synchronization
@@ -94,6 +101,95 @@ package struct DeepChainScenario: LabelledStressScenario {
         let v = violations.withLock { $0 }
         if !v.isEmpty { findings.append(.forbidden("a sender's values arrived out of order or without every stage", v.joined(separator: "; "))) }
         withExtendedLifetime((input, end)) {}
+        return findings
+    }
+}
+
+/// The error that ends `deep-merge-order`'s merge (an error ends a merge at once).
+struct DeepMergeStop: Error {}
+
+/// A merge past the hand-over bound, fed from two sides by several threads, ended late.
+package struct DeepMergeOrderScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("deep-merge-order", "threads send into a merge (one side through a multi with a busy second branch) with 12 multicasts below it, and one ends it", acceptable: "every accepted value once, in sender order, before the end")
+
+    static let below = 12
+    static func encode(actor: Int, seq: Int) -> Int { actor << 24 | seq }
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(64, it.operations)
+        let senders = max(2, it.threads)
+        let (aIn, a) = Signal<Int>.create(delivery: it.variant)
+        let (bIn, b) = Signal<Int>.create(delivery: it.variant)
+        let m = a.multicast()
+        var x: Signal<Int> = m.map { $0 }.merge(with: b)
+        for _ in 0..<Self.below { x = x.multicast() }
+        let received = StressLock<[Int]>([])
+        let ends = StressCounter(0)
+        let afterEnd = StressCounter(0)
+        let ended = Atomic<Bool>(false)
+        let output = x.subscribe { r in
+            switch r {
+            case .success(let v):
+                if ended.load(ordering: .acquiring) { _ = afterEnd.next() }
+                received.withLock { $0.append(v) }
+            case .failure:
+                ended.store(true, ordering: .releasing)
+                _ = ends.next()
+            }
+        }
+        // Keeps the multi's holder busy after each hand-over into the merge: the window in
+        // which another thread takes the merge.
+        let busy = m.subscribeValues { v in
+            var spin = v & 63
+            while spin > 0 { spin -= 1; stressPerturb(UInt64(spin)) }
+        }
+        let accepted = StressLock<[Int: [Int]]>([:])
+
+        it.runActors(senders + 1) { actor, rng in
+            if actor == senders {
+                // The ender: late, while the senders may still be sending.
+                for k in 0..<(n / 2) where k & 15 == 0 { rng.perturb(); it.progress(actor, k) }
+                _ = bIn.send(end: .other(DeepMergeStop()))
+                return
+            }
+            var mine: [Int] = []
+            for seq in 0..<n {
+                let v = Self.encode(actor: actor, seq: seq)
+                let input = actor & 1 == 0 ? aIn : bIn
+                if input.send(value: v) == nil { mine.append(v) }
+                rng.perturb()
+                if seq & 31 == 0 { it.progress(actor, seq) }
+            }
+            accepted.withLock { $0[actor] = mine }
+        }
+
+        var findings: [StressFinding] = []
+        let got = received.withLock { $0 }
+        var bySender: [Int: [Int]] = [:]
+        for v in got { bySender[v >> 24, default: []].append(v) }
+        let sent = accepted.withLock { $0 }
+        var problems: [String] = []
+        for (actor, values) in sent.sorted(by: { $0.key < $1.key }) {
+            let seen = bySender[actor] ?? []
+            // A value accepted before the end arrives, once and in order: what arrived is the
+            // accepted sequence up to some point (values accepted by the merge's b input before
+            // its end), never with gaps or out of order.
+            if seen.count > values.count || Array(values.prefix(seen.count)) != seen {
+                problems.append("sender \(actor): received \(seen.count) of \(values.count) accepted, not their prefix in order (first difference at \(zip(seen, values).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(seen.count, values.count)))")
+            }
+            if actor & 1 == 1 && seen.count != values.count {
+                // A b-side send that returned nil was accepted by the merge's node before its
+                // end: it must arrive.
+                problems.append("sender \(actor) (b side): \(values.count) accepted, \(seen.count) delivered")
+            }
+        }
+        if !problems.isEmpty { findings.append(.forbidden("a sender's accepted values were lost, repeated or reordered past the depth bound", problems.prefix(4).joined(separator: "; "))) }
+        let e = ends.value.load(ordering: .relaxed)
+        if e != 1 { findings.append(.forbidden("the end arrived \(e) times", "expected once")) }
+        let late = afterEnd.value.load(ordering: .relaxed)
+        if late > 0 { findings.append(.forbidden("values arrived after the end", "\(late) values")) }
+        withExtendedLifetime((output, busy, aIn, bIn)) {}
         return findings
     }
 }

@@ -555,6 +555,7 @@ package enum StressCatalogue {
             ActivationOperatorsFloodScenario(),
             OperatorInputRaceScenario(),
             DeepChainScenario(),
+            DeepMergeOrderScenario(),
             GroupByDurationRaceScenario(),
             WindowBoundaryRaceScenario(),
             DelaySubscriptionRaceScenario(),

@@ -14,13 +14,16 @@ import Musl
 /// starts its own feeders (deactivating likewise); a value delivered by a node's holder into
 /// the next node is delivered by that node's holder, on the same thread, into the next. Both
 /// nest once per node, so a chain of 100,000 `multicast()` nodes overflowed a 512 KiB stack.
-/// Now each nests at most `maxDepth` levels: past that, an activation run or a hand-over is
-/// appended to this thread's list and returns at once, and the outermost frame of that kind
-/// on the thread runs the list in a loop, first in first out, before it returns. So all of it
-/// still happens within the call that started it (a `subscribe`, a `cancel()`, a `send`), on
-/// the same thread, outside every lock; a graph shallower than the bound (every graph the
-/// library builds for itself) runs exactly as it did, paying one thread-local read per
-/// hand-over and per activation run.
+/// Now each nests at most `maxDepth` levels. Past that, a hand-over is queued in the node it
+/// targets at once (so no other thread's value, nor the node's end, can overtake it), and only
+/// the draining of that node, which this thread then holds, is deferred; an activation run is
+/// deferred. The deferred work is run in a loop, first in first out, by the outermost frame of
+/// that kind on the thread (and hand-overs also by the graph change that made them, before its
+/// waiter returns) before it returns. So all of it still happens within the call that started
+/// it (a `subscribe`, a `cancel()`, a `send`), on the same thread, outside every lock; a graph
+/// shallower than the bound (every graph the library builds for itself) runs exactly as it
+/// did, paying one thread-local read per hand-over and per activation run
+/// (docs/design/depth-bound.md).
 @usableFromInline
 final class DepthBounds {
     /// How many activation runs, and separately how many node-to-node hand-overs, nest on one

@@ -166,7 +166,8 @@ class NodeBase: @unchecked Sendable {
                 // The runner is inside a feeder's `activate()` that this change stops wanting:
                 // it may never return by itself (an endless `.direct` source whose downstream
                 // has just ended, on this thread or another), so it is abandoned now.
-                if let r = a.activating, !a.wanted || a.removed.contains(where: { $0 === r }) {
+                // (A removal appends the record it removed: the last one is this edit's.)
+                if let r = a.activating, !a.wanted || a.removed.last === r {
                     a.activating = nil
                     abandoned = r
                 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The sending end of a signal.
@@ -152,8 +153,17 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         var early: ChainAttachment?
         var requested = false
         var end: SignalEnd?
+        /// The threads in `close` waiting for `detachingThread` to finish its detach.
+        var waiters: [DispatchSemaphore] = []
     }
     let detach = Mutex(Detach())
+    /// The thread detaching the chain now (`requestDetach` took the attachment), 0 when none;
+    /// and whether a thread waits for it (`waitForDetachOnAnotherThread`). Atomics, so that
+    /// the common detach (nobody waiting) takes the lock no more often than before: the two
+    /// form a store-buffer pattern (one side writes one and reads the other), hence
+    /// sequentially consistent.
+    let detachingThread = Atomic<UInt>(0)
+    let hasDetachWaiters = Atomic<Bool>(false)
 
     @usableFromInline override init() {}
 
@@ -197,6 +207,27 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
     @usableFromInline func close(end: SignalEnd?) {
         closed.store(true, ordering: .releasing)
         requestDetach(end: end)
+        waitForDetachOnAnotherThread()
+    }
+
+    /// A `cancel()` (or release) that finds the chain being detached by another thread (its
+    /// end delivered there) returns once that detach has finished, so that the signal is then
+    /// free for a new subscriber. Not where waiting would close a cycle of threads
+    /// (`WaitRegistry`), nor on the detaching thread itself (a cancel from inside the end).
+    func waitForDetachOnAnotherThread() {
+        if detachingThread.load(ordering: .relaxed) == 0 { return }
+        let me = currentThreadToken()
+        let (semaphore, detaching) = detach.withLock { d -> (DispatchSemaphore?, UInt) in
+            hasDetachWaiters.store(true, ordering: .sequentiallyConsistent)
+            let detaching = detachingThread.load(ordering: .sequentiallyConsistent)
+            guard detaching != 0, detaching != me else { return (nil, 0) }
+            let s = DispatchSemaphore(value: 0)
+            d.waiters.append(s)
+            return (s, detaching)
+        }
+        guard let semaphore, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
+        defer { WaitRegistry.unregister(me) }
+        semaphore.wait()
     }
 
     @usableFromInline func requestDetach(end: SignalEnd?) {
@@ -211,6 +242,8 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
             if d.attachment == nil {
                 owner = slotOwner
                 early = d.early.take()
+            } else {
+                detachingThread.store(currentThreadToken(), ordering: .relaxed)
             }
             // Taken out, not copied: see `setAttachment`.
             defer { d.attachment = nil }
@@ -230,6 +263,14 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()
+        detachingThread.store(0, ordering: .sequentiallyConsistent)
+        if hasDetachWaiters.load(ordering: .sequentiallyConsistent) {
+            let waiters = detach.withLock { d -> [DispatchSemaphore] in
+                defer { d.waiters = [] }
+                return d.waiters
+            }
+            for w in waiters { w.signal() }
+        }
     }
 }
 

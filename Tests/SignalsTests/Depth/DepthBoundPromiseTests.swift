@@ -105,6 +105,86 @@ import Testing
         }
     }
 
+    /// Cached values reach a new subscriber within `subscribe`, at any depth. Thread T2 holds
+    /// a `continuous` multi (inside a handler delivering 1) while the main thread subscribes
+    /// `multi.map` + `below` multicasts; a third thread's branch, attached just after, blocks
+    /// in its replay. When `subscribe` returns the 1 must be there: its hand-over past the
+    /// bound was once deferred to T2's outermost frame, behind the blocking replay.
+    @Test(arguments: DeliveryVariant.allCases, [3, 20, 100])
+    func cachedValueArrivesWithinSubscribePastTheBound(_ variant: DeliveryVariant, below: Int) {
+        onThread {
+            let (input, source) = Signal<Int>.create(delivery: variant)
+            let multi = source.continuous(initialValue: 0)
+            let inHandler = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            let first = multi.subscribeValues { v in
+                if v == 1 { inHandler.signal(); release.wait() }
+            }
+            let t2 = Thread { _ = input.send(value: 1) }
+            t2.start()
+            inHandler.wait()
+
+            var deep: Signal<Int> = multi.map { $0 }
+            for _ in 0..<below { deep = deep.multicast() }
+            // The third branch's subscription is queued behind the main thread's, then T2 is
+            // let go: it replays to the main thread's branch, then blocks in the third's.
+            let third = Mutex<SignalOutput<Int>?>(nil)
+            let helper = Thread {
+                usleep(100_000)
+                let u = Thread {
+                    let out = multi.subscribeValues { v in if v == 1 { usleep(300_000) } }
+                    third.withLock { $0 = out }
+                }
+                u.start()
+                usleep(100_000)
+                release.signal()
+            }
+            helper.start()
+            let seen = Collector<Int>()
+            let out = deep.subscribe(seen.handler)
+            #expect(seen.values == [1], "at return of subscribe: \(seen.values)")
+            #expect(seen.wait(forCount: 1, seconds: 20))
+            usleep(400_000)
+            #expect(seen.values == [1])
+            third.withLock { $0 = nil }
+            withExtendedLifetime((first, out, input)) {}
+        }
+    }
+
+    /// After `cancel()` returns, the signal is free for a new subscriber, also when its end
+    /// was being delivered (and its chain detached) on another thread: `from(asyncSequence:)`
+    /// ends on its task's thread.
+    @Test(arguments: DeliveryVariant.allCases)
+    func subscribeRightAfterCancelIsAccepted(_ variant: DeliveryVariant) {
+        let signal = Signal<Int>.from(asyncSequence: CountingSequence(limit: 3), delivery: variant)
+        for round in 0..<40 {
+            let ended = Collector<Int>()
+            let out = signal.subscribe(ended.handler)
+            #expect(ended.wait(seconds: 20) { $0.contains { $0.end != nil } })
+            out.cancel()
+            let next = Collector<Int>()
+            let again = signal.subscribe(next.handler)
+            #expect(next.wait(seconds: 20) { $0.contains { $0.end != nil } })
+            #expect(next.values == [0, 1, 2], "round \(round): \(next.results.map { "\($0)" })")
+            again.cancel()
+        }
+    }
+
+    /// 0, 1, … `limit - 1`, afresh on every iteration.
+    struct CountingSequence: AsyncSequence, Sendable {
+        typealias Element = Int
+        let limit: Int
+        struct AsyncIterator: AsyncIteratorProtocol {
+            var next = 0
+            let limit: Int
+            mutating func next() async -> Int? {
+                guard next < limit else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(limit: limit) }
+    }
+
     /// An endless `.direct` source behind `take`, with a node the library puts in between (the
     /// 65th fused stage's boundary node, a multi, a merge, a hop, a combine): `subscribe`
     /// returns once `take` has ended, as it does with no node in between.
