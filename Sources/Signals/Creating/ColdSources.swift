@@ -104,10 +104,13 @@ extension Signal {
     ///
     /// State: the made signal's subscription, per activation.
     ///
-    /// - Parameter make: makes the signal to mirror, once per activation.
+    /// - Parameters:
+    ///   - delivery: the delivery variant of the result's own stage (the signals `make`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
+    ///   - make: makes the signal to mirror, once per activation.
     /// - Returns: the signal.
-    public static func deferred(_ make: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
-        Signal<Never>.never().stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
+    public static func deferred(delivery: DeliveryVariant = .lockFree, _ make: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
+        Signal<Never>.never(delivery: delivery).stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
             (output: inout SignalOutput<T>?, e: StageEvent<Never, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
             switch e {
             case .activated:
