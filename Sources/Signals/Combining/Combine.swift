@@ -42,13 +42,21 @@ extension Signal {
     /// A node that takes every result of each input, tagged; never ends by itself.
     @inlinable
     func combinedNode2<U2>(_ s2: Signal<U2>) -> Signal<EitherResult2<T, U2>> {
-        let node = SignalNode<EitherResult2<T, U2>>(variant: delivery, newGenerationOnDeactivate: true)
+        combinedNode2(s2, variant: delivery)
+    }
+
+    /// `combinedNode2(_:)` on the delivery variant `variant`: for an operator whose inputs
+    /// connect in another order than its receiver and argument (`takeUntil` and
+    /// `withLatestFrom` connect the argument first), the result keeps the receiver's variant.
+    @inlinable
+    func combinedNode2<U2>(_ s2: Signal<U2>, variant: DeliveryVariant) -> Signal<EitherResult2<T, U2>> {
+        let node = SignalNode<EitherResult2<T, U2>>(variant: variant, newGenerationOnDeactivate: true)
         let r1 = FeederRecord(ChainFeeder(upstream: self, into: node) { n in SignalSink { r in n.forward(.success(.result1(r))) } })
         let r2 = FeederRecord(ChainFeeder(upstream: s2, into: node) { n in SignalSink { r in n.forward(.success(.result2(r))) } })
         // Each output is held by its record: a refused input gives back the ones taken
         // before it, and all of them come free when the node goes.
         guard takeOutput(for: r1) && s2.takeOutput(for: r2) else {
-            return .duplicate(delivery: delivery, root: node)
+            return .duplicate(delivery: variant, root: node)
         }
         node.addFeeder(r1)
         node.addFeeder(r2)

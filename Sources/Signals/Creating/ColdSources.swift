@@ -41,14 +41,18 @@ extension Signal {
     /// (`from` with a scheduler).
     ///
     /// Each activation iterates `values` afresh: every element is sent from a job of its own
-    /// (`context.invoke`), queued when the previous one has been sent, so a long or endless
-    /// sequence can be cancelled between two elements and other work on `context` runs in
-    /// between. Iteration stops, and no further job is queued, as soon as a send is refused:
-    /// the downstream has ended (behind `take(3)`, 4 elements are asked for) or the output was cancelled or
-    /// released (at most the element in flight is asked of the sequence). An empty sequence
-    /// completes in the first job. `.direct` has no queue of its own: its jobs run on a global
-    /// queue, as `Exec.direct.invoke` does; use `from(_:delivery:)` to send inside the
-    /// activation instead.
+    /// (`context.invoke`), so a long or endless sequence can be cancelled between two elements
+    /// and other work on `context` runs in between. The first job is the activation's own (the
+    /// job on `context` that starts the source sends the first element); each later one is
+    /// queued when the previous element has been sent, so n elements take n jobs and the
+    /// completion comes in the job after the last element. Iteration stops, and no further
+    /// job is queued, as soon as a send is refused: the downstream has ended (behind
+    /// `take(3)`, 4 elements are asked for) or the output was cancelled or released (at most
+    /// the element in flight is asked of the sequence). An empty sequence completes in the
+    /// first job. `.direct` has no queue of its own: the activation runs where it happens and
+    /// every element's job, the first included, runs on a global queue, as
+    /// `Exec.direct.invoke` does; use `from(_:delivery:)` to send inside the activation
+    /// instead.
     ///
     /// - Parameters:
     ///   - values: the values to send (iterated on `context`, one job at a time).
@@ -60,7 +64,10 @@ extension Signal {
     ) -> Signal<T> where S.Element == T {
         generate(context: context, delivery: delivery) { input in
             guard let input else { return }
-            SequenceStepper(iterator: values.makeIterator(), input: input, context: context).next()
+            let stepper = SequenceStepper(iterator: values.makeIterator(), input: input, context: context)
+            // Off `.direct`, this closure runs in a job on `context`: it sends the first
+            // element itself rather than queueing a job for it.
+            if context.isDirect { stepper.next() } else { stepper.step() }
         }
     }
 
@@ -97,10 +104,13 @@ extension Signal {
     ///
     /// State: the made signal's subscription, per activation.
     ///
-    /// - Parameter make: makes the signal to mirror, once per activation.
+    /// - Parameters:
+    ///   - delivery: the delivery variant of the result's own stage (the signals `make`
+    ///     makes keep theirs); the default is `.lockFree`, as for `Signal.create()`.
+    ///   - make: makes the signal to mirror, once per activation.
     /// - Returns: the signal.
-    public static func deferred(_ make: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
-        Signal<Never>.never().stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
+    public static func deferred(delivery: DeliveryVariant = .lockFree, _ make: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
+        Signal<Never>.never(delivery: delivery).stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
             (output: inout SignalOutput<T>?, e: StageEvent<Never, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
             switch e {
             case .activated:
@@ -178,13 +188,17 @@ final class SequenceStepper<I: IteratorProtocol>: @unchecked Sendable where I.El
 
     /// Queues the job that sends the next element, or completes when there is none.
     func next() {
-        context.invoke { [self] in
-            guard let v = iterator.next() else {
-                input.complete()
-                return
-            }
-            // Refused: the downstream has ended or the activation is gone; stop here.
-            if input.send(value: v) == nil { next() }
+        context.invoke { [self] in step() }
+    }
+
+    /// Sends the next element and queues the job for the one after it, or completes when
+    /// there is none; runs in a job on `context`.
+    func step() {
+        guard let v = iterator.next() else {
+            input.complete()
+            return
         }
+        // Refused: the downstream has ended or the activation is gone; stop here.
+        if input.send(value: v) == nil { next() }
     }
 }

@@ -110,6 +110,21 @@ extension Signal {
 }
 
 extension Signal {
+    /// Takes this signal's output for as long as the result lives, without ever connecting
+    /// it, and completes as soon as the result is activated, in the activation (`take(0)`,
+    /// RxJS's `EMPTY`: this signal is never subscribed). A signal whose output is already
+    /// taken gives `SignalBindError.duplicate`, as any operator's result does.
+    @usableFromInline
+    func completingOnActivationUnconnected<U: Sendable>() -> Signal<U> {
+        let node = SignalNode<U>(variant: delivery, newGenerationOnDeactivate: true)
+        node.addFeeder(FeederRecord(GenerateFeeder(node: node, context: .direct) { input in input?.complete() }))
+        let claim = OutputClaim()
+        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: node) }
+        return Signal<U>(rootedAt: node, upstreamClaim: claim)
+    }
+}
+
+extension Signal {
     /// `elementAt`'s end for a negative index, callable from inlinable code.
     @usableFromInline
     func elementAtArgumentError(_ index: Int) -> Signal<T> {

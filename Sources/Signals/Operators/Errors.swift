@@ -204,7 +204,7 @@ extension Signal {
         _ attempt: @escaping @Sendable () throws -> Signal<T>
     ) -> Signal<T> {
         retrying(when: shouldRetry, delivery: delivery) { () -> Signal<T> in
-            do { return try attempt() } catch { return Signal<T>.failing(error) }
+            do { return try attempt() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 

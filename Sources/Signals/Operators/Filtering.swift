@@ -224,10 +224,17 @@ extension Signal {
 
     // MARK: - Taking
 
-    /// Emits the first `count` values, then completes (`take`, `prefix`). With a count of zero it
-    /// completes when the first value or end arrives.
+    /// Emits the first `count` values, then completes (`take`, `prefix`).
     ///
     /// State: a countdown, per activation.
+    ///
+    /// At the limits: a `count` of zero or less completes as soon as the result is activated,
+    /// whatever this signal does (RxJS's and RxSwift's `take(0)` are an empty signal; a
+    /// negative count is taken as zero, where RxSwift traps). This signal's output is taken
+    /// but never connected (RxJS never subscribes the source of `take(0)`), so a silent
+    /// source still leaves the result complete and a cold one never starts. The completion
+    /// comes in the activation whatever `context` is (as `buffer(count: 0, context:)`'s
+    /// does). A huge `count` passes every value and this signal's end.
     ///
     /// - Parameters:
     ///   - count: how many values to emit.
@@ -236,7 +243,8 @@ extension Signal {
     /// - Returns: the signal of the values taken.
     @inlinable
     public func take(_ count: Int, context: Exec = .direct) -> Signal<T> {
-        transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
+        if count <= 0 { return completingOnActivationUnconnected() }
+        return transform(initialState: count, context: context) { (remaining: inout Int, r: Result<T, SignalEnd>, next: SignalNext<T>) in
             switch r {
             case .success(let v):
                 if remaining > 0 {
@@ -254,6 +262,13 @@ extension Signal {
     /// pass through without values.
     ///
     /// State: a ring of the last `count` values, per activation.
+    ///
+    /// At the limits: a `count` of zero or less keeps no value and completes when this signal
+    /// completes (RxSwift's `takeLast(0)`; errors and cancellation still pass). RxJS's
+    /// `takeLast(0)` is an empty signal that completes on subscription instead; where the two
+    /// disagree this operator keeps its rule, which keeps `takeLast(n)`'s one rule for every
+    /// `n`: the result ends when, and as, this signal ends. A huge `count` emits every value
+    /// at the completion.
     ///
     /// - Parameters:
     ///   - count: how many of the last values to emit.
@@ -358,22 +373,32 @@ extension Signal {
     /// `prefix(untilOutputFrom:)`). An error from the trigger ends the result with that error;
     /// its completion or cancellation is ignored.
     ///
+    /// The trigger is connected before this signal, as RxJS and RxSwift subscribe the
+    /// notifier before the source: a trigger that sends (or fails) as it is connected ends
+    /// the result before this signal is connected, so a cold source never starts; and when
+    /// one delivery (a multicast's value, say) reaches both, the trigger sees it first. The
+    /// result has this signal's delivery variant.
+    ///
     /// - Parameters:
     ///   - trigger: the signal whose first value completes the result.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     /// - Returns: the signal of the values taken.
     public func takeUntil<U: Sendable>(_ trigger: Signal<U>, context: Exec = .direct) -> Signal<T> {
-        combine(trigger, context: context) { (e: EitherResult2<T, U>, next: SignalNext<T>) in
-            switch e {
-            case .result1(let r):
-                next.send(result: r)
-            case .result2(.success):
-                next.complete()
-            case .result2(.failure(.other(let error))):
-                next.send(end: .other(error))
-            case .result2(.failure):
-                break
+        // `trigger` is the first input so that it is connected first (inputs are connected in
+        // order).
+        trigger.combinedNode2(self, variant: delivery).transform(context: context) { r, next in
+            routeCombined(r, next) { (e: EitherResult2<U, T>) in
+                switch e {
+                case .result2(let r):
+                    next.send(result: r)
+                case .result1(.success):
+                    next.complete()
+                case .result1(.failure(.other(let error))):
+                    next.send(end: .other(error))
+                case .result1(.failure):
+                    break
+                }
             }
         }
     }
@@ -456,18 +481,20 @@ extension Signal {
         // order): a value `other` sends as it activates (a `continuous` multi's latest) is
         // its latest by the time this signal's activation value arrives (RxJS subscribes the
         // other inputs before the source, too).
-        other.combine(self, initialState: U?.none, context: context) { (latest: inout U?, e: EitherResult2<U, T>, next: SignalNext<V>) in
-            switch e {
-            case .result2(.success(let v)):
-                if let u = latest { next.send(value: combine(v, u)) }
-            case .result2(.failure(let end)):
-                next.send(end: end)
-            case .result1(.success(let u)):
-                latest = u
-            case .result1(.failure(.other(let error))):
-                next.send(end: .other(error))
-            case .result1(.failure):
-                break
+        other.combinedNode2(self, variant: delivery).transform(initialState: U?.none, context: context) { latest, r, next in
+            routeCombined(r, next) { (e: EitherResult2<U, T>) in
+                switch e {
+                case .result2(.success(let v)):
+                    if let u = latest { next.send(value: combine(v, u)) }
+                case .result2(.failure(let end)):
+                    next.send(end: end)
+                case .result1(.success(let u)):
+                    latest = u
+                case .result1(.failure(.other(let error))):
+                    next.send(end: .other(error))
+                case .result1(.failure):
+                    break
+                }
             }
         }
     }

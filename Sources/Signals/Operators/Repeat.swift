@@ -66,7 +66,7 @@ extension Signal {
     /// - Returns: the signal of the runs' values.
     public static func `repeat`(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
         Signal.repeat(count: count, delivery: delivery) { () -> Signal<T> in
-            do { return try attempt() } catch { return Signal<T>.failing(error) }
+            do { return try attempt() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 
@@ -122,7 +122,7 @@ extension Signal {
         _ attempt: @escaping @Sendable () throws -> Signal<T>
     ) -> Signal<T> {
         repeating({ completed in try shouldRepeat(completed).map { .after($0) } ?? .stop }, delivery: delivery) { () -> Signal<T> in
-            do { return try attempt() } catch { return Signal<T>.failing(error) }
+            do { return try attempt() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 

@@ -208,18 +208,23 @@ extension Signal {
         // The same parameters as the non-throwing form, so a non-throwing closure picks that
         // one (and this call, whose closure does not throw, never picks this one again).
         retry(count: count, delivery: delivery) { () -> Signal<T> in
-            do { return try attempt() } catch { return Signal<T>.failing(error) }
+            do { return try attempt() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 
-    /// `Signal.deferred(_:)` with a throwing `make`: calls it on every activation; if it
-    /// throws, that activation ends with `.other(error)` at once (`defer` in ReactiveX).
+    /// `Signal.deferred(delivery:_:)` with a throwing `make`: calls it on every activation; if
+    /// it throws, that activation ends with `.other(error)` at once (`defer` in ReactiveX).
     ///
-    /// - Parameter make: makes the signal to mirror, once per activation, or throws to end it.
+    /// - Parameters:
+    ///   - delivery: the delivery variant of the result's own stage (and of the failing
+    ///     signal a throw makes).
+    ///   - make: makes the signal to mirror, once per activation, or throws to end it.
     /// - Returns: the signal.
-    public static func deferred(_ make: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
-        deferred { () -> Signal<T> in
-            do { return try make() } catch { return Signal<T>.failing(error) }
+    public static func deferred(delivery: DeliveryVariant = .lockFree, _ make: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
+        // The same parameters as the non-throwing form, so this non-throwing closure picks
+        // that one (with a parameter this form lacked, the call would resolve to itself).
+        deferred(delivery: delivery) { () -> Signal<T> in
+            do { return try make() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 }

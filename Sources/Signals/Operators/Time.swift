@@ -100,10 +100,20 @@ extension Signal {
     /// Emits the latest value at the end of each `interval` that began with a value
     /// (`throttleLast`, `auditTime`, `throttle(latest: true)` without the leading value): the
     /// first value starts a window, later values in it replace the waiting one, and the window's
-    /// end emits it. A value still waiting when the signal completes is emitted before the
-    /// completion; errors and cancellation drop it.
+    /// end emits it.
     ///
-    /// State: the waiting value, the window's timer and its number, per activation.
+    /// Ends as RxJS's `audit`/`auditTime` and RxSwift's `throttle(latest: true)` do, and as
+    /// `throttle(interval:leading:latest:context:)`: a completion while a value waits is held
+    /// until the window's end, which emits the value, then completes; with no value waiting
+    /// it passes at once. An error or cancellation passes at once and drops the waiting value.
+    ///
+    /// At the limits: an `interval` of zero or less ends each window at once (asynchronously,
+    /// on `context`), so a value is emitted there, and a completion behind it follows it. One
+    /// of `Exec.neverDelay` or more never ends its window: nothing is emitted, and the
+    /// completion passes at once (the waiting value could never be sent).
+    ///
+    /// State: the waiting value, the window's timer and its number, and a held completion,
+    /// per activation. Deactivation cancels the window's timer and forgets the waiting value.
     ///
     /// - Parameters:
     ///   - interval: the length of each window.
@@ -117,9 +127,14 @@ extension Signal {
     /// The stage of `debounce` and `throttleLast`: each value replaces the waiting one, and the
     /// timer's firing emits it. The first value starts the timer; with
     /// `eachValueRestartsTimer`, every later value starts it again (an earlier timer that fires
-    /// late is told apart by its number and ignored).
+    /// late is told apart by its number and ignored). A completion with a value waiting:
+    /// `debounce` (`eachValueRestartsTimer`) emits it and completes at once; `throttleLast`
+    /// holds the completion until the timer fires (or, for a window that never ends, drops
+    /// the value and completes at once).
     func latestWhenTimerFires(interval: Duration, context: Exec, eachValueRestartsTimer: Bool) -> Signal<T> {
-        stage(initialState: WaitingValue<T>(), eventType: Int.self) {
+        let holdsCompletion = !eachValueRestartsTimer
+        let never = interval >= Exec.neverDelay
+        return stage(initialState: WaitingValue<T>(), eventType: Int.self) {
             (s: inout WaitingValue<T>, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
             switch e {
             case .activated:
@@ -130,11 +145,20 @@ extension Signal {
                     s.generation += 1
                     s.timer = channel.schedule(after: interval, on: context, s.generation)
                 }
+            case .upstream(.failure(.complete)) where holdsCompletion && s.value != nil:
+                if never {
+                    // The window never ends: the value could never be sent.
+                    s = WaitingValue()
+                    next.complete()
+                } else {
+                    s.completed = true
+                }
             case .upstream(.failure(let end)):
                 s.end(end, next)
             case .event(let generation):
                 guard generation == s.generation else { return }
                 s.emit(next)
+                if s.completed { next.complete() }
             }
         }
     }
@@ -519,6 +543,8 @@ struct WaitingValue<T: Sendable>: Sendable {
     var value: T?
     var timer: (any Lifetime)?
     var generation = 0
+    /// A completion held until the timer fires (`throttleLast`).
+    var completed = false
 
     /// The timer fired: emits the waiting value, if any.
     mutating func emit(_ next: SignalNext<T>) {

@@ -26,7 +26,6 @@ struct GroupByConformanceTests {
     static let teardown: Comment = "difference: a Signals graph is torn down from its output (docs/operators.md, Conformance): cancelling the outer subscription releases groupBy and so ends every group, where RxJS keeps the source subscribed for the groups still subscribed"
     static let cancelled: Comment = "difference: a graph is torn down from its output (docs/operators.md, Conformance): cancelling the outer subscription releases groupBy, whose groups then end with `.cancelled`, which a group subscribed to later gets at once; RxJS's released groups send nothing"
 
-    static let sourceKeptForGroups: Comment = "difference: groupBy lets go of its source when the source ends (an operator holds its inputs for its own life: docs/operators.md, Conformance); RxJS keeps the source subscribed until its last group is unsubscribed, one frame later here"
     static let values: [Character: String] = [
         "a": "  foo",
         "b": " FoO ",
@@ -511,25 +510,22 @@ struct GroupByConformanceTests {
     }
 
     @Test("should dispose a durationSelector after closing the group", arguments: variants) func shouldDisposeADurationSelectorAfterClosingTheGroup(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.sourceKeptForGroups) {
-            marbleTest(variant) { m in
-
-                let obs = m.hot(" -0-1--------2-| ")
-                let sub = "     ^--------------!"
-                let unsubs = [
-                    "              -^--!",
-                    "              ---^--!",
-                    "              ------------^-!",
-                ]
-                let dur = "     ---s"
-                let durations = [m.cold(dur), m.cold(dur), m.cold(dur)]
-                // RxJS subscribes without checking the outer signal; its keys are checked here too.
-                let source = obs.signal.groupBy({ $0 }, duration: { durations[Int($0.key)!].signal }).map(\.key)
-                m.expectSignal(source).toBe("-0-1--------2-|")
-                m.expectSubscriptions(obs.subscriptions).toBe(sub)
-                for (d, u) in zip(durations, unsubs) {
-                    m.expectSubscriptions(d.subscriptions).toBe(u)
-                }
+        marbleTest(variant) { m in
+            let obs = m.hot(" -0-1--------2-| ")
+            let unsubs = [
+                "              -^--!",
+                "              ---^--!",
+                "              ------------^-!",
+            ]
+            let dur = "     ---s"
+            let durations = [m.cold(dur), m.cold(dur), m.cold(dur)]
+            // RxJS subscribes and checks only the durations' subscriptions (its `sub` diagram
+            // gives the frame they are checked at, not a subscription of `obs`); the outer
+            // signal is subscribed here through `expectSignal`, so its keys are checked too.
+            let source = obs.signal.groupBy({ $0 }, duration: { durations[Int($0.key)!].signal }).map(\.key)
+            m.expectSignal(source).toBe("-0-1--------2-|")
+            for (d, u) in zip(durations, unsubs) {
+                m.expectSubscriptions(d.subscriptions).toBe(u)
             }
         }
     }

@@ -318,26 +318,24 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should handle a source with eventual error using a dynamic notifier selector which eventually completes", arguments: variants) func shouldHandleASourceWithEventualErrorUsingADynamicNotifierSelectorWhichEventuallyCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue("difference: `takeUntil` connects its source before its trigger (inputs connect in argument order: docs/operators.md, Semantics), so the errors multi gives the third error to `map` first and one more attempt starts before the trigger stops it; RxJS subscribes takeUntil's notifier first, which stops the result before `map` sees the error") {
-            marbleTest(variant) { m in
-                let source = m.cold("-1--2--#              ")
-                //                          -1--2--#
-                //                                 -1--2--#
-                let subs = [
-                    "                  ^------!              ",
-                    "                  -------^------!       ",
-                    "                  --------------^------!",
-                ]
-                let expected = "   -1--2---1--2---1--2--|"
-                let invoked = SelectorIndex()
-                let result = Signal.retry(whenErrors: { errors in
-                    errors.map { _ in "x" }.takeUntil(errors.flatMap { _ -> Signal<String> in
-                        invoked.next() < 2 ? Signal<String>.empty(delivery: variant) : Signal.from(["stop!"], delivery: variant)
-                    })
-                }) { source.signal }
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(subs)
-            }
+        marbleTest(variant) { m in
+            let source = m.cold("-1--2--#              ")
+            //                          -1--2--#
+            //                                 -1--2--#
+            let subs = [
+                "                  ^------!              ",
+                "                  -------^------!       ",
+                "                  --------------^------!",
+            ]
+            let expected = "   -1--2---1--2---1--2--|"
+            let invoked = SelectorIndex()
+            let result = Signal.retry(whenErrors: { errors in
+                errors.map { _ in "x" }.takeUntil(errors.flatMap { _ -> Signal<String> in
+                    invoked.next() < 2 ? Signal<String>.empty(delivery: variant) : Signal.from(["stop!"], delivery: variant)
+                })
+            }) { source.signal }
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(subs)
         }
     }
 }

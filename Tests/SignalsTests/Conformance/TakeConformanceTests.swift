@@ -11,7 +11,6 @@ import Testing
 @Suite("take — rxjs spec/operators/take-spec.ts")
 struct TakeConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let takeZero = "difference: take(0) completes at the first value or end, not on subscription; a transform has no activation hook (docs/operators.md, Semantics)"
 
     @Test("should take two values of an observable with many values", arguments: variants) func shouldTakeTwoValuesOfAnObservableWithManyValues(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -44,24 +43,20 @@ struct TakeConformanceTests {
     }
 
     @Test("should be empty on take(0)", arguments: variants) func shouldBeEmptyOnTake0(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.takeZero)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("--a--^--b----c---d--|")
-                let expected = "     |"
-                m.expectSignal(e1.signal.take(0)).toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe([])  // not subscribed at all
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("--a--^--b----c---d--|")
+            let expected = "     |"
+            m.expectSignal(e1.signal.take(0)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe([])  // not subscribed at all
         }
     }
 
     @Test("should be empty if provided with negative value", arguments: variants) func shouldBeEmptyIfProvidedWithNegativeValue(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.takeZero)) {
-            marbleTest(variant) { m in
-                let e1 = m.cold(" --a-----b----c---d--|")
-                let expected = "  |"
-                m.expectSignal(e1.signal.take(-42)).toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe([])  // not subscribed at all
-            }
+        marbleTest(variant) { m in
+            let e1 = m.cold(" --a-----b----c---d--|")
+            let expected = "  |"
+            m.expectSignal(e1.signal.take(-42)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe([])  // not subscribed at all
         }
     }
 

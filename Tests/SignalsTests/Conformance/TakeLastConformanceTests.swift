@@ -6,7 +6,7 @@ import Testing
 @Suite("takeLast — rxjs spec/operators/takeLast-spec.ts")
 struct TakeLastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let takeZero: Comment = "difference: takeLast(0) completes at the source's end, not on subscription, and subscribes; a transform has no activation hook (docs/operators.md, Counts and durations)"
+    static let takeZero: Comment = "difference: takeLast(0) subscribes and ends when, and as, the source ends (RxSwift's rule), not on subscription (RxJS's EMPTY); where the two disagree the operator keeps its rule (doc comment; docs/operators.md, Counts and durations)"
 
     @Test("should take two values of an observable with many values", arguments: variants) func shouldTakeTwoValuesOfAnObservableWithManyValues(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in

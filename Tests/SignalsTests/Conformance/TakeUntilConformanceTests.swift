@@ -9,7 +9,7 @@ import Testing
 @Suite("takeUntil — rxjs spec/operators/takeUntil-spec.ts")
 struct TakeUntilConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let connectsBoth: Comment = "difference: takeUntil connects its source and its trigger together when it activates, in argument order (docs/operators.md, Semantics), so a trigger that sends at once finds the source already subscribed; RxJS never subscribes the source then"
+    static let connectsBoth: Comment = "difference: takeUntil connects its trigger first, as RxJS does, and a trigger that sends as it is connected ends the result before any of the source's values, but both inputs are connected in the same activation pass, so the source is subscribed and released at once; RxJS never subscribes the source then (docs/operators.md, Semantics)"
 
     @Test("should take values until notifier emits", arguments: variants) func shouldTakeValuesUntilNotifierEmits(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in

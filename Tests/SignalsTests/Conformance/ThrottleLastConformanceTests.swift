@@ -8,7 +8,6 @@ import Testing
 @Suite("throttleLast — rxjs spec/operators/auditTime-spec.ts")
 struct ThrottleLastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let flushAtEnd = "difference: a value waiting at completion is emitted with the completion (doc comment, as debounce), where RxJS waits for the end of its window"
 
     @Test("should emit the last value in each time window", arguments: variants) func shouldEmitTheLastValueInEachTimeWindow(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -50,19 +49,17 @@ struct ThrottleLastConformanceTests {
     }
 
     @Test("should handle a busy producer emitting a regular repeating sequence", arguments: variants) func shouldHandleABusyProducerEmittingARegularRepeatingSequence(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.flushAtEnd)) {
-            marbleTest(variant) { m in
-                let e1 = m.hot("  abcdefabcdefabcdefabcdefa|")
-                let e1subs = "    ^------------------------!"
-                let t = m.time("  -----|                    ")
-                //                      -----|
-                //                            -----|
-                //                                  -----|
-                //                                        -----|
-                let expected = "  -----f-----f-----f-----f-----(a|)"
-                m.expectSignal(e1.signal.throttleLast(interval: t, context: m.context)).toBe(expected)
-                m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
-            }
+        marbleTest(variant) { m in
+            let e1 = m.hot("  abcdefabcdefabcdefabcdefa|")
+            let e1subs = "    ^------------------------!"
+            let t = m.time("  -----|                    ")
+            //                      -----|
+            //                            -----|
+            //                                  -----|
+            //                                        -----|
+            let expected = "  -----f-----f-----f-----f-----(a|)"
+            m.expectSignal(e1.signal.throttleLast(interval: t, context: m.context)).toBe(expected)
+            m.expectSubscriptions(e1.subscriptions).toBe(e1subs)
         }
     }
 

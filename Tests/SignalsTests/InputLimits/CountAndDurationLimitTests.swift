@@ -88,6 +88,55 @@ import Testing
         #expect(Self.run(variant, { $0.elementAt(.max) }, { $0 }) == [.complete])
     }
 
+    /// `take` of zero or less completes as soon as it is activated, as RxJS's and RxSwift's
+    /// `take(0)` (an empty signal) do: a source that never sends still leaves it complete, and
+    /// nothing the source sends later passes; a cold source never starts. With a context
+    /// too, the completion comes in the activation (as `buffer(count: 0, context:)`'s does).
+    @Test(arguments: DeliveryVariant.allCases, [0, -1, Int.min])
+    func takeAtOrBelowZeroCompletesOnActivation(_ variant: DeliveryVariant, _ count: Int) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let c = Collector<Int>()
+        let o = signal.take(count).subscribe(c.handler)
+        #expect(c.events == [.complete])
+        _ = input.send(value: 1)
+        #expect(c.events == [.complete])
+        let vt = VirtualTimeContext()
+        let c2 = Collector<Int>()
+        let o2 = Signal<Int>.never(delivery: variant).take(count, context: .custom(vt)).subscribe(c2.handler)
+        #expect(c2.events == [.complete])
+        // The source is never connected (RxJS never subscribes the source of `take(0)`).
+        let activations = Mutex(0)
+        let cold = Signal<Int>.generate(delivery: variant) { input in
+            if input != nil { activations.withLock { $0 += 1 } }
+        }
+        let c3 = Collector<Int>()
+        let o3 = cold.take(count).subscribe(c3.handler)
+        #expect(c3.events == [.complete])
+        #expect(activations.withLock { $0 } == 0)
+        withExtendedLifetime((o, o2, o3, input)) {}
+    }
+
+    /// `takeLast` of zero or less keeps no value and ends when, and as, its source ends
+    /// (RxSwift's rule; RxJS's `takeLast(0)` completes on subscription: docs/operators.md).
+    @Test(arguments: DeliveryVariant.allCases, [0, -1, Int.min])
+    func takeLastAtOrBelowZeroEndsWithTheSource(_ variant: DeliveryVariant, _ count: Int) {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let c = Collector<Int>()
+        let o = signal.takeLast(count).subscribe(c.handler)
+        #expect(c.events == [])
+        _ = input.send(value: 1)
+        #expect(c.events == [])
+        _ = input.complete()
+        #expect(c.events == [.complete])
+        let (input2, signal2) = Signal<Int>.create(delivery: variant)
+        let c2 = Collector<Int>()
+        let o2 = signal2.takeLast(count).subscribe(c2.handler)
+        _ = input2.send(value: 1)
+        _ = input2.send(end: .other(TestError.boom))
+        #expect(c2.events == [.error(String(describing: TestError.boom))])
+        withExtendedLifetime((o, o2)) {}
+    }
+
     @Test(arguments: DeliveryVariant.allCases, [-1, Int.min])
     func negativeElementAtEndsWithArgumentError(_ variant: DeliveryVariant, _ index: Int) {
         #expect(Self.run(variant, { $0.elementAt(index) }, { $0 })

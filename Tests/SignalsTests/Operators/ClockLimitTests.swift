@@ -91,4 +91,24 @@ import Testing
         #expect(timedOut.end == nil)
         #expect(buffered.values == [])
     }
+
+    /// `throttleLast` of `Exec.neverDelay`: the window never ends, so a completion with a
+    /// value waiting drops the value and passes at once (held, it would never come); of
+    /// zero, the completion follows the waiting value, sent when the zero window ends.
+    @Test(arguments: variants) func throttleLastCompletionAtTheIntervalLimits(_ v: DeliveryVariant) {
+        let vt = VirtualTimeContext()
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let multi = signal.multicast()
+        let never = Recorder(multi.throttleLast(interval: Exec.neverDelay, context: .custom(vt)))
+        let zero = Recorder(multi.throttleLast(interval: .zero, context: .custom(vt)))
+        input.send(value: 1)
+        input.complete()
+        #expect(never.values == [])
+        #expect(never.end == .complete)
+        #expect(zero.values == [])
+        #expect(zero.end == nil, "held until the window ends")
+        vt.advance(by: .zero)
+        #expect(zero.values == [1])
+        #expect(zero.end == .complete)
+    }
 }

@@ -201,6 +201,32 @@ import Testing
         #expect(b.values == [2])
     }
 
+    /// `takeUntil` connects its trigger before its source, as RxJS and RxSwift subscribe the
+    /// notifier first: a trigger that sends as it is connected ends the result before
+    /// anything of the source (a cold source's own activation values included) passes, and a
+    /// delivery that reaches both (a multicast's value) reaches the trigger first.
+    @Test(arguments: variants) func takeUntilConnectsTheTriggerFirst(_ v: DeliveryVariant) {
+        let activations = Collected<Bool>()
+        let source = Signal<Int>.generate(delivery: v) { input in
+            activations.append(input != nil)
+            _ = input?.send(value: 1)
+        }
+        let rec = Recorder(source.takeUntil(Signal.just((), delivery: v)))
+        #expect(rec.values == [])
+        #expect(rec.end == .complete)
+        // The source is connected in the same activation pass and released at its end.
+        #expect(activations.all == [true, false])
+
+        let (input, signal) = Signal<Int>.create(delivery: v)
+        let shared = signal.multicast()
+        let rec2 = Recorder(shared.takeUntil(shared.filter { $0 == 2 }))
+        input.send(value: 1)
+        input.send(value: 2)
+        input.send(value: 3)
+        #expect(rec2.values == [1], "the trigger sees 2 before the source does")
+        #expect(rec2.end == .complete)
+    }
+
     @Test(arguments: variants) func ignoreElements(_ v: DeliveryVariant) {
         let r = run(v, [1, 2]) { $0.ignoreElements() }
         #expect(r.values == [])

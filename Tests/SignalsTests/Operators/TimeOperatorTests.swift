@@ -107,9 +107,13 @@ import Testing
 
     @Test(arguments: variants) func throttleLast(_ v: DeliveryVariant) {
         marbleTest(v) { m in
-            // No value, no window: 3 opens a new one, and the completion flushes 4.
+            // No value, no window: 3 opens a new one; the completion waits for 4's window to
+            // end, which sends 4, then completes (RxJS audit, RxSwift throttle(latest: true)).
             let e1 = m.hot("1-2----------3------4|")
-            m.expectSignal(e1.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("----2------------3---(4|)")
+            m.expectSignal(e1.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("----2------------3------(4|)")
+            // With no value waiting, the completion passes at once.
+            let e4 = m.hot("1-----|")
+            m.expectSignal(e4.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("----1-|")
             let e2 = m.hot("(1#)")
             m.expectSignal(e2.signal.throttleLast(interval: m.duration(4), context: m.context)).toBe("#")
             // The window and value of the first activation are dropped.

@@ -78,8 +78,16 @@ import Testing
 //   intermittent by default: once the issue no longer occurs, the test fails ("Known issue was
 //   not recorded"; MarbleKitTests.mismatchPrintsBothDiagrams relies on the same rule), which
 //   forces the marker's removal. Where a case differs on one variant only, pass `when:`.
-// * A case that needs a form Signals lacks (a throwing closure, a seedless `scan`) cannot be
-//   written: list it at the top of the file under "Not written", with the form it needs.
+// * A throwing closure is the operator's overload on `throws` (`map { (x: String) throws ->
+//   String in … }`: annotate the closure so the throwing form is picked); RxJS's seedless
+//   `scan`/`reduce` are `scan(_:)`/`reduce(_:)`. A case that needs a form Signals still lacks
+//   (an `index` argument, a subject selector) cannot be written: list it at the top of the
+//   file under "Not written", with the form it needs.
+// * Port what the spec checks and nothing it does not: an assertion RxJS does not make (a
+//   source subscription it leaves unchecked, where Signals differs) keeps the case from ever
+//   passing and hides its real assertions. A check the spec's own setup needs here (the outer
+//   signal subscribed through `expectSignal` where RxJS calls `subscribe()`) is fine where
+//   the spec's result implies it; say so in a comment.
 // * Count the cases in the conformance table of docs/operators.md (alphabetical, one row per
 //   operator).
 
