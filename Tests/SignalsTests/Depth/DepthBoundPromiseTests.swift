@@ -152,18 +152,36 @@ import Testing
 
     /// After `cancel()` returns, the signal is free for a new subscriber, also when its end
     /// was being delivered (and its chain detached) on another thread: `from(asyncSequence:)`
-    /// ends on its task's thread.
+    /// ends on its task's thread. Async, so that waiting leaves the cooperative pool to the
+    /// iterating tasks.
     @Test(arguments: DeliveryVariant.allCases)
-    func subscribeRightAfterCancelIsAccepted(_ variant: DeliveryVariant) {
+    func subscribeRightAfterCancelIsAccepted(_ variant: DeliveryVariant) async throws {
         let signal = Signal<Int>.from(asyncSequence: CountingSequence(limit: 3), delivery: variant)
-        for round in 0..<40 {
-            let ended = Collector<Int>()
-            let out = signal.subscribe(ended.handler)
-            #expect(ended.wait(seconds: 20) { $0.contains { $0.end != nil } })
+        /// Waits, without blocking a thread of the pool, until `c` has an end (false after 10 s).
+        /// (Yields rather than sleeps: the cancel must follow the end at once, while the
+        /// end's thread may still be detaching.)
+        func ended(_ c: Collector<Int>) async throws -> Bool {
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline {
+                if !c.ends.isEmpty { return true }
+                await Task.yield()
+            }
+            return false
+        }
+        for round in 0..<100 {
+            let first = Collector<Int>()
+            let out = signal.subscribe(first.handler)
+            guard try await ended(first) else {
+                Issue.record("round \(round): the first subscription did not end: \(first.results.map { "\($0)" })")
+                return
+            }
             out.cancel()
             let next = Collector<Int>()
             let again = signal.subscribe(next.handler)
-            #expect(next.wait(seconds: 20) { $0.contains { $0.end != nil } })
+            guard try await ended(next) else {
+                Issue.record("round \(round): the second subscription did not end: \(next.results.map { "\($0)" })")
+                return
+            }
             #expect(next.values == [0, 1, 2], "round \(round): \(next.results.map { "\($0)" })")
             again.cancel()
         }
