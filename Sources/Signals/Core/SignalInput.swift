@@ -151,6 +151,11 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         /// The attachment told by the chain's root while `attachChain` still runs
         /// (`attachmentMade(_:)`): what a detach requested before `setAttachment` detaches.
         var early: ChainAttachment?
+        /// While `requestDetach` detaches `early` (on the thread the end reached), the
+        /// attachment `setAttachment` brought meanwhile: that thread frees the output once its
+        /// detach has run, so a new subscription never overlaps it.
+        var earlyDetachRunning = false
+        var arrived: ChainAttachment?
         var requested = false
         var end: SignalEnd?
         /// The threads in `close` waiting for `detachingThread` to finish its detach.
@@ -193,7 +198,13 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         // be a reference cycle.
         let run = detach.withLock { d -> SignalEnd?? in
             d.early = nil
-            if d.requested { return .some(d.end) }
+            if d.requested {
+                if d.earlyDetachRunning {
+                    d.arrived = a
+                    return .none
+                }
+                return .some(d.end)
+            }
             d.attachment = a
             return .none
         }
@@ -242,6 +253,10 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
             if d.attachment == nil {
                 owner = slotOwner
                 early = d.early.take()
+                if early != nil {
+                    d.earlyDetachRunning = true
+                    detachingThread.store(currentThreadToken(), ordering: .relaxed)
+                }
             } else {
                 detachingThread.store(currentThreadToken(), ordering: .relaxed)
             }
@@ -255,6 +270,15 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         guard let a else {
             if let early {
                 early.detach(endedWith: end)
+                let arrived = detach.withLock { d -> ChainAttachment? in
+                    d.earlyDetachRunning = false
+                    return d.arrived.take()
+                }
+                if let arrived {
+                    arrived.detach(endedWith: end)
+                    drop()
+                }
+                detachFinished()
             } else {
                 owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
             }
@@ -263,6 +287,11 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()
+        detachFinished()
+    }
+
+    /// Lets go of the threads waiting in `close` for this thread's detach.
+    func detachFinished() {
         detachingThread.store(0, ordering: .sequentiallyConsistent)
         if hasDetachWaiters.load(ordering: .sequentiallyConsistent) {
             let waiters = detach.withLock { d -> [DispatchSemaphore] in

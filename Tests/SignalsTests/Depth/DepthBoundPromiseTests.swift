@@ -8,8 +8,9 @@ import Testing
 /// every case must give the shallow graph's result at every depth. Each scripted case makes
 /// the interleaving that broke a promise happen every time, with semaphores, not sleeps.
 @Suite struct DepthBoundPromiseTests {
-    /// Nodes below the merge: a shallow control, just past the bound, far past it.
-    static let depths = [3, 13, 100]
+    /// Nodes below the merge: a shallow control, past the bound (the 7th node below the merge
+    /// is the first hand-over past it), far past it.
+    static let depths = [3, 9, 13, 100, 100_000]
 
     /// A merge X with `below` `multicast()` nodes under it. Thread T's value -1 is handed down
     /// from X while thread S sends 100 (queued in X, which T holds) and then, once T has left X
@@ -110,7 +111,7 @@ import Testing
     /// `multi.map` + `below` multicasts; a third thread's branch, attached just after, blocks
     /// in its replay. When `subscribe` returns the 1 must be there: its hand-over past the
     /// bound was once deferred to T2's outermost frame, behind the blocking replay.
-    @Test(arguments: DeliveryVariant.allCases, [3, 20, 100])
+    @Test(arguments: DeliveryVariant.allCases, [3, 9, 20, 100])
     func cachedValueArrivesWithinSubscribePastTheBound(_ variant: DeliveryVariant, below: Int) {
         onThread {
             let (input, source) = Signal<Int>.create(delivery: variant)
