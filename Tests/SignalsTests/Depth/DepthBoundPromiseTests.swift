@@ -158,11 +158,12 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeRightAfterCancelIsAccepted(_ variant: DeliveryVariant) async throws {
         let signal = Signal<Int>.from(asyncSequence: CountingSequence(limit: 3), delivery: variant)
-        /// Waits, without blocking a thread of the pool, until `c` has an end (false after 10 s).
+        /// Waits, without blocking a thread of the pool, until `c` has an end (false after 120 s).
         /// (Yields rather than sleeps: the cancel must follow the end at once, while the
-        /// end's thread may still be detaching.)
+        /// end's thread may still be detaching. Bounded generously: beside the whole suite
+        /// the iterating task may wait seconds for a thread of the pool.)
         func ended(_ c: Collector<Int>) async throws -> Bool {
-            let deadline = ContinuousClock.now + .seconds(10)
+            let deadline = ContinuousClock.now + .seconds(120)
             while ContinuousClock.now < deadline {
                 if !c.ends.isEmpty { return true }
                 await Task.yield()
