@@ -7,6 +7,8 @@
 
 int signals_futex_available(void) { return 1; }
 
+__thread void *signals_thread_state_slot __attribute__((tls_model("initial-exec"))) = 0;
+
 void signals_futex_wait(uint32_t *word, uint32_t expected) {
     // EAGAIN (the word changed), EINTR and spurious wake-ups all return: the caller loops.
     syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, (void *)0, (void *)0, 0);

@@ -1,3 +1,4 @@
+public import SignalsFutex
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -47,8 +48,10 @@ final class DepthBounds {
     @exclusivity(unchecked) @usableFromInline var hasDeferred = false
 
     /// Who asked for the chain being attached on this thread right now (`attaching(for:_:)`),
-    /// until the chain's root has made its attachment (`attachmentMade(_:)`).
-    @exclusivity(unchecked) @usableFromInline var attachmentReceiver: (any AttachmentReceiver)?
+    /// until the chain's root has made its attachment (`attachmentMade(_:)`). Unowned: the one
+    /// attaching holds it for as long as it is set (a strong reference cost every
+    /// subscription a retain and a release).
+    @exclusivity(unchecked) @usableFromInline unowned(unsafe) var attachmentReceiver: (any AttachmentReceiver)?
 
     /// Activation runs (`NodeBase.runActivation`) now nested on this thread.
     @exclusivity(unchecked) var activationDepth = 0
@@ -57,9 +60,12 @@ final class DepthBounds {
     @exclusivity(unchecked) var activations: [NodeBase] = []
     @exclusivity(unchecked) var activationHead = 0
 
+    /// Owns each thread's object: its destructor frees it when the thread exits (and clears
+    /// the thread's slot, so nothing that runs later in the thread's exit reads a freed one).
     @usableFromInline static let key: pthread_key_t = {
         var key = pthread_key_t()
         let made = pthread_key_create(&key) { pointer in
+            signals_set_thread_state(nil)
             #if canImport(Darwin)
             Unmanaged<DepthBounds>.fromOpaque(pointer).release()
             #else
@@ -71,14 +77,22 @@ final class DepthBounds {
     }()
 
     /// This thread's object: made on the thread's first use, freed when the thread exits.
+    /// Read through the thread's slot (`signals_thread_state`, one load on Linux), or the
+    /// pthread key where there is no slot.
     @inlinable static var current: DepthBounds {
+        #if os(Linux)
+        if let p = signals_thread_state() { return Unmanaged<DepthBounds>.fromOpaque(p).takeUnretainedValue() }
+        #else
         if let p = pthread_getspecific(key) { return Unmanaged<DepthBounds>.fromOpaque(p).takeUnretainedValue() }
+        #endif
         return makeCurrent()
     }
 
     @usableFromInline static func makeCurrent() -> DepthBounds {
         let made = DepthBounds()
-        pthread_setspecific(key, Unmanaged.passRetained(made).toOpaque())
+        let pointer = Unmanaged.passRetained(made).toOpaque()
+        pthread_setspecific(key, pointer)
+        signals_set_thread_state(pointer)
         return made
     }
 

@@ -121,7 +121,13 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
             sink(.failure(.other(SignalBindError.duplicate)))
             return
         }
-        let attachment = DepthBounds.attaching(for: terminal) { signal.attachChain(sink) }
+        // `DepthBounds.attaching(for:_:)` written out: through its closure this initializer
+        // was no longer inlined into the caller (subscribe + cancel +100 instructions).
+        let bounds = DepthBounds.current
+        let outer = bounds.attachmentReceiver
+        bounds.attachmentReceiver = terminal
+        let attachment = signal.attachChain(sink)
+        bounds.attachmentReceiver = outer
         terminal.setAttachment(attachment)
     }
 
@@ -217,8 +223,7 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
 
     @usableFromInline func close(end: SignalEnd?) {
         closed.store(true, ordering: .releasing)
-        requestDetach(end: end)
-        waitForDetachOnAnotherThread()
+        if !requestDetach(end: end) { waitForDetachOnAnotherThread() }
     }
 
     /// A `cancel()` (or release) that finds the chain being detached by another thread (its
@@ -241,11 +246,16 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         semaphore.wait()
     }
 
-    @usableFromInline func requestDetach(end: SignalEnd?) {
+    /// Returns false if a detach had been requested before (this call did nothing).
+    @usableFromInline @discardableResult func requestDetach(end: SignalEnd?) -> Bool {
         var owner: (any ClaimSlotOwner)? = nil
         var early: ChainAttachment? = nil
+        var first = true
         let a = detach.withLock { d -> ChainAttachment? in
-            if d.requested { return nil }
+            if d.requested {
+                first = false
+                return nil
+            }
             d.requested = true
             d.end = end
             // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
@@ -268,6 +278,7 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         // then the chain may still be inside its activation, with sources sending on this
         // thread: it is detached now through the node's attachment in progress, so they stop.
         guard let a else {
+            guard first else { return false }
             if let early {
                 early.detach(endedWith: end)
                 let arrived = detach.withLock { d -> ChainAttachment? in
@@ -282,24 +293,27 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
             } else {
                 owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
             }
-            return
+            return true
         }
         a.detach(endedWith: end)
         // Freed only after the detach has run, so a new subscription never overlaps it.
         drop()
         detachFinished()
+        return true
     }
 
     /// Lets go of the threads waiting in `close` for this thread's detach.
-    func detachFinished() {
+    @inline(__always) func detachFinished() {
         detachingThread.store(0, ordering: .sequentiallyConsistent)
-        if hasDetachWaiters.load(ordering: .sequentiallyConsistent) {
-            let waiters = detach.withLock { d -> [DispatchSemaphore] in
-                defer { d.waiters = [] }
-                return d.waiters
-            }
-            for w in waiters { w.signal() }
+        if _slowPath(hasDetachWaiters.load(ordering: .sequentiallyConsistent)) { wakeDetachWaiters() }
+    }
+
+    @inline(never) func wakeDetachWaiters() {
+        let waiters = detach.withLock { d -> [DispatchSemaphore] in
+            defer { d.waiters = [] }
+            return d.waiters
         }
+        for w in waiters { w.signal() }
     }
 }
 

@@ -42,6 +42,22 @@ static inline uintptr_t signals_thread_pointer(void) {
 #endif
 }
 
+/// One pointer per thread for the library's per-thread state object (`DepthBounds`), read on
+/// every node-to-node hand-over and every subscription. On Linux a `__thread` variable in the
+/// initial-exec model: one load relative to the thread pointer, where `pthread_getspecific`
+/// is a call through the PLT (the pthread key stays, for its destructor). The object's owner
+/// is that key: the slot only caches the pointer and is cleared by the key's destructor.
+#if defined(__linux__)
+extern __thread void *signals_thread_state_slot __attribute__((tls_model("initial-exec")));
+static inline void *signals_thread_state(void) { return signals_thread_state_slot; }
+static inline void signals_set_thread_state(void *p) { signals_thread_state_slot = p; }
+#define SIGNALS_THREAD_STATE_SLOT 1
+#else
+static inline void *signals_thread_state(void) { return (void *)0; }
+static inline void signals_set_thread_state(void *p) { (void)p; }
+#define SIGNALS_THREAD_STATE_SLOT 0
+#endif
+
 #ifdef __cplusplus
 }
 #endif
