@@ -132,6 +132,11 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     }
 
     /// Ends the subscription now; the handler is not called again. Idempotent.
+    ///
+    /// When the subscription's end is being delivered on another thread right now (its chain
+    /// being detached there), this returns once that detach has finished, so the signal is free
+    /// for a new subscriber as soon as `cancel()` returns; not where waiting would close a cycle
+    /// of threads, nor from inside that delivery.
     public func cancel() { terminal.close(end: nil) }
 
     /// Whether the subscription has ended (cancelled, or its stream ended).
