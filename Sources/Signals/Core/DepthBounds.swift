@@ -283,6 +283,7 @@ extension SignalNode {
             claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(kind, message) }
         }
         guard let claimed else { return false }
+        if kind == .end { stopFeedersAfterDeferredEnd() }
         guard claimed else { return true }
         if isAsync {
             // Drained on its context: nothing nests here.
@@ -295,6 +296,21 @@ extension SignalNode {
             bounds.deferDelivery { [self] in drainHeld() }
         }
         return true
+    }
+
+    /// An end queued here past the bound closes this node to values, but its delivery waits
+    /// for this thread's outermost hand-over (or for the node's holder), and until the end
+    /// reaches the subscription, which detaches the graph, everything above this node stays
+    /// active: a source up there would accept a send (nil) that the stage that ended (a
+    /// `take`) then drops. In a shallow graph the end reaches the subscription before the
+    /// sending thread goes on, so those sends are refused. Here the node stops its feeders at
+    /// once instead: nothing they send could be accepted after the end anyway, the graph above
+    /// deactivates as it does when the subscription detaches, and a send into it is refused
+    /// as in the shallow graph. The node keeps its output: the queued values and the end are
+    /// still delivered.
+    @usableFromInline
+    func stopFeedersAfterDeferredEnd() {
+        updateActivation { $0.wanted = false }
     }
 
     /// Drains this node, which this thread holds (claimed by `handOverPastTheBound`).

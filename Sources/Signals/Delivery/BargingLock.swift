@@ -43,10 +43,10 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// not available).
     @usableFromInline let key: Int
     /// Whether waiters park on the word itself (futex) rather than in the table.
-    @usableFromInline let parksOnWord: Bool
+    @usableFromInline package let parksOnWord: Bool
     /// Set while the lock is held for a section whose thread is known to be running it through
     /// (`lockForShortSection`): a waiter then spins instead of yielding its CPU.
-    @usableFromInline let shortSection = Atomic<Bool>(false)
+    @usableFromInline package let shortSection = Atomic<Bool>(false)
 
     /// A free lock; waiters park on the word where the platform allows it (Linux).
     @usableFromInline package init() {
@@ -96,7 +96,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// The word's address, for the futex calls. `Atomic` is `@_rawLayout`: a borrow of it is
     /// always its storage in place, never a copy, so this is the address that the atomic
     /// operations use (`BargingLockConcurrencyTests.parkingAddressIsTheWordItself` checks it).
-    var address: UnsafeMutablePointer<UInt32> {
+    package var address: UnsafeMutablePointer<UInt32> {
         withUnsafePointer(to: word) { UnsafeMutableRawPointer(mutating: $0).assumingMemoryBound(to: UInt32.self) }
     }
 

@@ -518,18 +518,18 @@ func spinWait(_ spins: Int) -> Int {
 /// Positions count `capacity + 1` per block: the extra value marks "the next block is being
 /// installed", so producers never need a second counter.
 @usableFromInline
-struct QueueBlock<Element> {
+package struct QueueBlock<Element> {
     @usableFromInline static var capacity: Int { 127 }
     @usableFromInline static var positionMask: Int { 127 }
 
     /// The element's offset in its slot, after the stamp.
-    @usableFromInline static var elementOffset: Int {
+    @usableFromInline package static var elementOffset: Int {
         max(MemoryLayout<Atomic<Int>>.stride, MemoryLayout<Element>.alignment)
     }
     /// A slot's size: a power of two up to a cache line, so no slot straddles two lines and a
     /// stamp is always on its element's line; whole lines beyond that. (A power of two at
     /// least `raw`, which is at least the element's alignment, is a multiple of it.)
-    @usableFromInline static var slotStride: Int {
+    @usableFromInline package static var slotStride: Int {
         let raw = elementOffset + MemoryLayout<Element>.size
         if raw <= 64 {
             var stride = 16
@@ -544,7 +544,7 @@ struct QueueBlock<Element> {
     /// The `next` link has the first line to itself (one alignment unit): the holder reads it
     /// once per block and the producer that installs the next block writes it, neither per
     /// element.
-    @usableFromInline static var slotsOffset: Int { alignment }
+    @usableFromInline package static var slotsOffset: Int { alignment }
     @usableFromInline static var byteCount: Int { slotsOffset + capacity * slotStride }
 
     /// The stamp that says the slot of `position` is published (the closed bit ignored); never

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import Signals
+import Signals
 
 /// The mutex variant's lock on its own. Waiters park on the lock word itself where futexes
 /// exist (Linux), so the word's address must be the one the atomic operations use, and a thread

@@ -1,6 +1,6 @@
 #if DEBUG
 import Foundation
-@testable import Signals
+import Signals
 import Synchronization
 import Testing
 

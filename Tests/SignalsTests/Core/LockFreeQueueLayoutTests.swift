@@ -1,4 +1,4 @@
-@testable import Signals
+import Signals
 import Dispatch
 import Synchronization
 import Testing

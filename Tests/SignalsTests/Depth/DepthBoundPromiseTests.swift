@@ -106,6 +106,46 @@ import Testing
         }
     }
 
+    /// A send refused once the graph has ended, at any depth. Thread T's -1 passes a `take(1)`
+    /// right after the merge X, which then ends; T hands both down, past the bound for the
+    /// deep graphs, and runs a slow branch of the multi above X. Meanwhile the main thread
+    /// sends 5 into X's other source: as in the shallow graph (where the end has reached the
+    /// subscriber and the graph has stopped) the send must be refused, since nothing can
+    /// deliver it. Past the bound it was once accepted (nil) and then dropped by the ended
+    /// `take`: the graph above the deferred end kept running until T's outermost frame.
+    @Test(arguments: DeliveryVariant.allCases, depths)
+    func sendAfterAnEndPastTheBoundIsRefused(_ variant: DeliveryVariant, below: Int) {
+        onThread {
+            let (i1, s1) = Signal<Int>.create(delivery: variant)
+            let (xIn, xSig) = Signal<Int>.create(delivery: variant)
+            let m = s1.multicast()
+            var x: Signal<Int> = m.map { $0 }.merge(with: xSig).take(1)
+            for _ in 0..<below { x = x.multicast() }
+            let seen = Collector<Int>()
+            let out = x.subscribe(seen.handler)
+            let inSlow = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
+            let slow = m.subscribeValues { _ in
+                inSlow.signal()
+                _ = sent.wait(timeout: .now() + 20)
+            }
+            let returned = DispatchSemaphore(value: 0)
+            let t = Thread {
+                _ = i1.send(value: -1)
+                returned.signal()
+            }
+            t.start()
+            inSlow.wait()
+            let answer = xIn.send(value: 5)
+            sent.signal()
+            #expect(answer != nil, "accepted a value the ended take(1) drops")
+            #expect(seen.wait(forCount: 2, seconds: 20))
+            #expect(returned.wait(timeout: .now() + 20) == .success)
+            #expect(seen.values == [-1], "got \(seen.results.map { "\($0)" })")
+            #expect(seen.ends.count == 1)
+            withExtendedLifetime((out, slow, i1, xIn)) {}
+        }
+    }
+
     /// Cached values reach a new subscriber within `subscribe`, at any depth. Thread T2 holds
     /// a `continuous` multi (inside a handler delivering 1) while the main thread subscribes
     /// `multi.map` + `below` multicasts; a third thread's branch, attached just after, blocks
