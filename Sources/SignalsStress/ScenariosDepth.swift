@@ -16,9 +16,19 @@
 //   accepted values arrive exactly once, in the order sent, before the end (a hand-over past
 //   the bound deferred to the sending thread's outermost frame let another thread's values,
 //   or the end, overtake it).
+// - `deep-take-refusal`: a merge + `take(k)` with 12 `multicast()` nodes below it, fed by a
+//   multi and by a direct input, with threads sending through the multi. Its second branch,
+//   on the thread that carried take's end through the stage after it, sends into the direct
+//   input: that send must be refused (the take has ended and, as in a shallow graph, the graph
+//   above it has stopped); take's k values arrive, then the end, once.
 
 import Signals
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A chain of nodes deeper than the nesting bound, subscribed, sent through and cancelled
 /// from several threads at once.
@@ -192,4 +202,91 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
         withExtendedLifetime((output, busy, aIn, bIn)) {}
         return findings
     }
+}
+
+/// A `take` past the hand-over bound whose end is delivered late: its thread carries the end
+/// into the nodes below, past the bound, then runs another branch.
+package struct DeepTakeRefusalScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("deep-take-refusal", "threads send through a multi into a merge + take(k) with 12 multicasts below it; the multi's second branch sends into the merge's other source once the end has passed", acceptable: "a send after the end has passed is refused; the end once, last")
+
+    static let below = 12
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(64, it.operations)
+        let senders = max(2, it.threads)
+        let k = max(8, n / 2)
+        let (aIn, a) = Signal<Int>.create(delivery: it.variant)
+        let (bIn, b) = Signal<Int>.create(delivery: it.variant)
+        let m = a.multicast()
+        // The thread that ran take's end through the stage after it (0 until then).
+        let endCarrier = Atomic<UInt>(0)
+        var x: Signal<Int> = m.map { $0 }.merge(with: b).take(k).onEnd { _ in
+            endCarrier.store(deepThreadToken(), ordering: .releasing)
+        }
+        for _ in 0..<Self.below { x = x.multicast() }
+        let received = StressCounter(0)
+        let ends = StressCounter(0)
+        let afterEnd = StressCounter(0)
+        let ended = Atomic<Bool>(false)
+        let output = x.subscribe { r in
+            switch r {
+            case .success:
+                if ended.load(ordering: .acquiring) { _ = afterEnd.next() }
+                _ = received.next()
+            case .failure:
+                ended.store(true, ordering: .releasing)
+                _ = ends.next()
+            }
+        }
+        // The multi's second branch runs after its first has handed the value down through
+        // the merge and the take. On the thread that carried take's end there, that delivery
+        // has returned: as in a shallow graph, the graph above the take has stopped, so a send
+        // into the merge's other source must be refused (past the bound it was once accepted
+        // and then dropped by the ended take, the end's delivery still deferred).
+        let acceptedAfterEnd = StressCounter(0)
+        let checks = StressCounter(0)
+        let busy = m.subscribeValues { _ in
+            guard endCarrier.load(ordering: .acquiring) == deepThreadToken() else { return }
+            _ = checks.next()
+            if bIn.send(value: -1) == nil { _ = acceptedAfterEnd.next() }
+        }
+
+        // Every actor sends through the multi: a thread sending into the merge's other source
+        // at the same time keeps that source active a moment longer even in a shallow graph
+        // (its deactivation, run by the end's thread, comes after the check), which this
+        // scenario does not judge.
+        it.runActors(senders) { actor, rng in
+            for seq in 0..<n {
+                _ = aIn.send(value: actor << 24 | seq)
+                rng.perturb()
+                if seq & 31 == 0 { it.progress(actor, seq) }
+            }
+        }
+
+        var findings: [StressFinding] = []
+        let accepted = acceptedAfterEnd.value.load(ordering: .relaxed)
+        if accepted > 0 {
+            findings.append(.forbidden("a send after take's end had passed (on the thread that carried it) was accepted, and the ended take dropped it",
+                                       "\(accepted) of \(checks.value.load(ordering: .relaxed)) such sends returned nil"))
+        }
+        let e = ends.value.load(ordering: .relaxed)
+        let r = received.value.load(ordering: .relaxed)
+        // Every sender sends n values, at least 2n in all, and k ≤ n/2: the take always ends.
+        if e != 1 { findings.append(.forbidden("the end arrived \(e) times", "expected once")) }
+        if r != k { findings.append(.forbidden("take(\(k)) delivered \(r) values", "expected \(k)")) }
+        let late = afterEnd.value.load(ordering: .relaxed)
+        if late > 0 { findings.append(.forbidden("values arrived after the end", "\(late) values")) }
+        withExtendedLifetime((output, busy, aIn, bIn)) {}
+        return findings
+    }
+}
+
+/// This thread's identity, for `deep-take-refusal`'s check.
+private func deepThreadToken() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
 }

@@ -556,6 +556,7 @@ package enum StressCatalogue {
             OperatorInputRaceScenario(),
             DeepChainScenario(),
             DeepMergeOrderScenario(),
+            DeepTakeRefusalScenario(),
             GroupByDurationRaceScenario(),
             WindowBoundaryRaceScenario(),
             DelaySubscriptionRaceScenario(),
