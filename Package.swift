@@ -85,7 +85,7 @@ let package = Package(
         // The harness's tests: reports, statistics, workloads, subjects, the CLI and stress.
         .testTarget(
             name: "SignalsHarnessTests",
-            dependencies: ["SignalsReports", "SignalsWorkloads", "SignalsStress", "Signals"],
+            dependencies: ["SignalsReports", "SignalsWorkloadRegistry", "SignalsWorkloads", "SignalsStress", "Signals"],
             // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
             exclude: ["Stress/tsan-suppressions.txt"]
         ),

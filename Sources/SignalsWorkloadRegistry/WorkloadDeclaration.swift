@@ -94,6 +94,11 @@ public struct WorkloadDeclaration: Sendable {
     /// checker, no clock) on the path, so the script can count the instructions at two
     /// iteration counts and divide the difference by the difference of the counts: process
     /// start-up, graph set-up and teardown are the same in both runs and cancel out.
+    ///
+    /// The closures on its per-operation path should have no twin in this module (a handler
+    /// writing a field of its own, say): LLVM merges identical functions of a module and
+    /// reaches all but one of them through a thunk, 4 instructions more per call, so a twin
+    /// added in another declaration could move the count (`runMapStages`).
     public struct InstructionCount: Sendable {
         /// The case's name (`--case`, and its rows in `Benchmarks/Instructions/counts.tsv`).
         public let name: String
