@@ -62,7 +62,7 @@ extension KnownDifference {
     // MARK: Lifetimes and connections
 
     /// Teardown goes from the output upstream.
-    static let tornDownFromOutput = KnownDifference(reason: "difference: a Signals graph is torn down from its output (docs/operators.md, Conformance): a source is released when an end reaches the subscriber, not when the operator ends the result, and cancelling the outer subscription releases the operator, which ends every group or window (with `.cancelled` to one subscribed later); RxJS unsubscribes a source as soon as the operator ends and keeps the groups or windows still subscribed going")
+    static let tornDownFromOutput = KnownDifference(reason: "difference: a Signals graph is torn down from its output (docs/operators.md, Conformance): a source is released when an end reaches the subscriber, not when the operator ends the result, and cancelling the outer subscription releases the operator, which ends every open group or window with `.cancelled` (at once for one subscribed later); RxJS unsubscribes a source as soon as the operator ends, lets released windows fall silent and keeps the groups still subscribed going")
 
     /// An operator keeps its inputs for its whole life.
     static let inputsHeldUntilEnd = KnownDifference(reason: "difference: an operator holds its inputs through its node for its whole life (docs/operators.md, Conformance), so race keeps every competitor, and skipUntil its trigger, connected until the result ends; RxJS unsubscribes the losers, or the trigger, as soon as it decides")
