@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// A package that depends on Signals gets only the `Signals` library: it is the one product.
+// A package that depends on Signals gets the `Signals` library (and, for Benchmarks/, the
+// workload registry, which needs nothing beyond `Signals`).
 // The harness's dependencies (OpenCombine, AsyncAlgorithms, HdrHistogram, ArgumentParser) are
 // used only by `SignalsWorkloads` and `bench`, which no product exposes, so SwiftPM's
 // target-based resolution never fetches them for a dependent. `bench` is an executable target
@@ -12,6 +13,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Signals", targets: ["Signals"]),
+        // The workloads, declared once: Benchmarks/ (its own package) registers its
+        // package-benchmark benchmarks from this list, as `bench` does its workloads.
+        .library(name: "SignalsWorkloadRegistry", targets: ["SignalsWorkloadRegistry"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,7 +46,12 @@ let package = Package(
         // `bench compare` and the targets: computation and rendering, no workload, no peer. It also
         // holds what `bench stress` shares with the rest, the harness's clock and the delivery
         // variant's command-line spelling (`lockfree`, `mutex`): the one reason it imports Signals.
-        .target(name: "SignalsReports", dependencies: ["Signals"]),
+        // Workload names, summaries and rows come from the workload registry.
+        .target(name: "SignalsReports", dependencies: ["Signals", "SignalsWorkloadRegistry"]),
+        // The workload registry: each workload's declaration (its `bench run` shape, its
+        // instruction-count case, its package-benchmark benchmarks) in a file of its own, and
+        // the one list of them. Public, for Benchmarks/; depends on the library only.
+        .target(name: "SignalsWorkloadRegistry", dependencies: ["Signals"]),
         // Workloads and measurement: the workloads, their drivers and checkers, the subjects (the
         // library's two variants and the peers), the metrics (latency, allocations, machine) and
         // `bench ab`'s runners (served rounds, calibration).
@@ -50,6 +59,7 @@ let package = Package(
             name: "SignalsWorkloads",
             dependencies: [
                 "SignalsReports",
+                "SignalsWorkloadRegistry",
                 "Signals",
                 "AllocationCounter",
                 "CycleCounter",
@@ -75,7 +85,7 @@ let package = Package(
         // The harness's tests: reports, statistics, workloads, subjects, the CLI and stress.
         .testTarget(
             name: "SignalsHarnessTests",
-            dependencies: ["SignalsReports", "SignalsWorkloads", "SignalsStress", "Signals"],
+            dependencies: ["SignalsReports", "SignalsWorkloadRegistry", "SignalsWorkloads", "SignalsStress", "Signals"],
             // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
             exclude: ["Stress/tsan-suppressions.txt"]
         ),

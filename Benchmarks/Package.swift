@@ -18,6 +18,7 @@ let package = Package(
             name: "DeliveryVariants",
             dependencies: [
                 .product(name: "Signals", package: "Signals"),
+                .product(name: "SignalsWorkloadRegistry", package: "Signals"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/DeliveryVariants",

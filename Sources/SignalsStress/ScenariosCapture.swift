@@ -136,3 +136,70 @@ package struct CaptureActivationScenario: LabelledStressScenario {
         return all
     }
 }
+
+// MARK: - Capture
+
+/// Threads send into a `continuous()` signal while another captures it and subscribes to the
+/// capture, again and again.
+///
+/// Arbiter, per capture: the captured values followed by what the subscription got keep each
+/// sender's order with no gap and no repeat (a value that arrives between `capture()` and
+/// `subscribe` is held, not lost or duplicated); nothing after cancel; no overlapping entry.
+package struct CaptureSubscribeScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("capture-subscribe", "capture() then subscribe racing with senders", acceptable: "captured + held + live values contiguous, once, in order")
+
+    final class Log: @unchecked Sendable {
+        var entries: [(captured: [StressEvent], recorder: StressRecorder, began: Int)] = []
+    }
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let clock = StressClock()
+        let senders = (0..<senderCount).map { StressSender(id: $0, capacity: n, clock: clock) }
+        let log = Log()
+        var findings: [StressFinding] = []
+        do {
+            let (input, multi) = Signal<StressMsg>.create(delivery: it.variant) { $0.continuous() }
+            it.track(input, "input"); it.track(multi, "multi")
+            let ledger = it.ledger
+            let shared = it.shared
+            it.runChurn(churn: { _, rng in
+                let began = clock.tick()
+                let capture = multi.capture()
+                it.track(capture, "capture")
+                let captured = capture.values.map { StressEvent.value(sender: $0.sender, seq: $0.seq, tag: $0.tag) }
+                rng.perturb()
+                let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
+                let token = ledger.token()
+                let output = capture.subscribe { r in withExtendedLifetime(token) { recorder.receive(r) } }
+                rng.hold()
+                output.cancel()
+                recorder.markCancelled()
+                log.entries.append((captured, recorder, began))
+            }, senders: { a, rng in
+                senders[a].sendAll(n, actor: a, of: it, ledger: ledger, random: &rng) { input.send(value: $0) }
+            })
+            input.complete()
+        }
+        for (k, entry) in log.entries.enumerated() {
+            let live = entry.recorder.events
+            let who = "capture \(k) (captured \(entry.captured.map(\.description)), then \(live.prefix(6).map(\.description))…)"
+            findings += entry.recorder.entryFindings(who)
+            let events = entry.captured + live
+            if events.contains(where: { if case .end = $0 { return true } else { return false } }) {
+                findings.append(.forbidden(StressCheck.wrongEnd, "\(who): got an end though only cancelled"))
+            }
+            // A value whose send began after `capture()` was called must arrive. One sent
+            // earlier may have been in transit while the previous capture's cancel deactivated
+            // the upstream, and dropped there (it never reached the cache either).
+            findings += stressCheckContiguous(who, events, senders: senders) { sender, seq in
+                sender.startedAt[seq] > entry.began
+                    ? .forbidden(StressCheck.lost, "sent at \(sender.startedAt[seq]), after capture() began at \(entry.began)")
+                    : .interesting("value dropped in transit as the upstream deactivated", "sent at \(sender.startedAt[seq])-\(sender.returnedAt[seq]), capture() began at \(entry.began)")
+            }
+        }
+        return findings
+    }
+}

@@ -263,3 +263,59 @@ package struct CaptureResumeEndScenario: LabelledStressScenario {
         return []
     }
 }
+
+// MARK: - Junction
+
+/// Threads send into a signal whose junction another thread keeps disconnecting and binding
+/// again to the same input.
+///
+/// Arbiter: values arrive at most once and in each sender's order (a value in transit across
+/// a rebind may be dropped: INTERESTING); the source's end goes through the junction and
+/// arrives once, last.
+package struct JunctionRebindScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let stream = StressStream(it, senders: senderCount)
+        let errors = StressLock<[String]>([])
+        var findings: [StressFinding] = []
+        do {
+            let (source, sourceSignal) = it.makeInput("source input", signal: "source signal")
+            let junction = sourceSignal.junction()
+            it.track(junction, "junction")
+            let (target, targetSignal) = it.makeInput("target input", signal: "target signal")
+            let output = stream.subscribe(targetSignal)
+            if let error = junction.bind(to: target) {
+                return [.forbidden(StressCheck.setupFailed, "bind: \(error)")]
+            }
+            it.runActors(it.threads) { a, rng in
+                if a == senderCount {
+                    for k in 0..<max(4, n / 8) {
+                        let old = junction.disconnect()
+                        if old !== target { errors.withLock { $0.append("disconnect returned \(String(describing: old))") } }
+                        rng.perturb()
+                        if let error = junction.bind(to: target) {
+                            errors.withLock { $0.append("bind again: \(error)") }
+                        }
+                        rng.perturb()
+                        it.progress(a, k)
+                    }
+                    return
+                }
+                stream.sendAll(a, random: &rng) { source.send(value: $0) }
+            }
+            if let e = source.complete() { findings.append(.forbidden(StressCheck.setupFailed, "source complete() returned \(e)")) }
+            let recorder = stream.recorder
+            it.waitUntil("the end", timeoutSeconds: 2) { recorder.endCount > 0 }
+            output.cancel()
+            junction.cancel()
+        }
+        for e in errors.withLock({ $0 }) { findings.append(.forbidden(StressCheck.setupFailed, e)) }
+        findings += stream.check("target subscriber", StressStreamPolicy(
+            lossName: "value dropped in transit during rebind", expectedEnd: "complete"))
+        return findings
+    }
+}

@@ -383,3 +383,18 @@ package struct CancelEndRaceScenario: LabelledStressScenario {
             lossName: "value in flight when cancel() began, not delivered", expectedEnd: "any"))
     }
 }
+
+// MARK: - The variant's own delivery queue
+
+/// `DeliveryQueueScenario` on the queue type of the variant under test.
+package struct StressVariantQueueScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("delivery-queue", "T threads into the variant's bare DeliveryQueue (sync, async, re-entrant)", acceptable: "all delivered once, in order")
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        switch it.variant {
+        case .lockFree: return DeliveryQueueScenario(name: name, queue: LockFreeDeliveryQueue<StressMsg>.self).run(it)
+        case .mutex: return DeliveryQueueScenario(name: name, queue: MutexDeliveryQueue<StressMsg>.self).run(it)
+        }
+    }
+}

@@ -431,3 +431,52 @@ package final class StressLock<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
+
+// MARK: - Shared by scenarios
+
+/// An integer that threads share (relaxed: it orders nothing).
+final class StressCounter: Sendable {
+    let value: Atomic<Int>
+    init(_ v: Int) { value = Atomic(v) }
+    var load: Int { value.load(ordering: .relaxed) }
+    func store(_ v: Int) { value.store(v, ordering: .relaxed) }
+}
+
+/// Per-sender contiguity: between the first and the last value a receiver got from a sender,
+/// every value that sender had accepted must be there (no value lost in the middle of a
+/// subscription). Also checks order and duplicates.
+func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [StressSender],
+                           lost: (StressSender, Int) -> StressFinding) -> [StressFinding] {
+    var findings: [StressFinding] = []
+    var bySender: [Int: [Int]] = [:]
+    for e in events {
+        if case .value(let s, let q, _) = e { bySender[s, default: []].append(q) }
+    }
+    for sender in senders {
+        guard let seqs = bySender[sender.id], let first = seqs.first else { continue }
+        var previous = first
+        for q in seqs.dropFirst() {
+            if q == previous {
+                findings.append(.forbidden(StressCheck.duplicate, "\(who): sender \(sender.id) value \(q) twice"))
+                break
+            }
+            if q < previous {
+                findings.append(.forbidden(StressCheck.fifo, "\(who): sender \(sender.id) delivered \(q) after \(previous)"))
+                break
+            }
+            let missing = (previous + 1..<q).filter { $0 < sender.status.count && sender.status[$0] == StressSender.accepted }
+            if !missing.isEmpty {
+                let judged = missing.map { lost(sender, $0) }
+                var worst = judged.max { $0.grade < $1.grade }!
+                worst.detail = "\(who): sender \(sender.id) got \(previous) then \(q), missing accepted \(missing.count) (first \(missing[0])); " + worst.detail
+                findings.append(worst)
+            }
+            previous = q
+        }
+        for q in seqs where q >= sender.status.count || sender.status[q] != StressSender.accepted {
+            findings.append(.forbidden(StressCheck.refusedDelivered, "\(who): sender \(sender.id) value \(q) was not accepted"))
+            break
+        }
+    }
+    return findings
+}

@@ -12,16 +12,22 @@ struct InstructionsCommand: ParsableCommand {
         shouldDisplay: false
     )
 
+    @Flag(help: "List the cases (name, the two iteration counts, the divisor, the description; tab-separated) and exit.")
+    var list = false
+
     @Option(name: .customLong("case"), help: "The case.")
-    var instructionCase: InstructionCase
+    var instructionCase: InstructionCase?
 
     @Option(help: "Operations to run.")
-    var iterations: Int
+    var iterations: Int?
 
     @Option(help: "Delivery variant.")
     var variant: VariantList = VariantList(argument: "lockfree")!
 
     func validate() throws {
+        if list { return }
+        guard instructionCase != nil else { throw ValidationError("Missing expected argument '--case <case>'") }
+        guard let iterations else { throw ValidationError("Missing expected argument '--iterations <iterations>'") }
         guard variant.variants.count == 1 else {
             throw ValidationError("--variant: expected one variant, lockfree or mutex (got \(variant.defaultValueDescription))")
         }
@@ -31,6 +37,11 @@ struct InstructionsCommand: ParsableCommand {
     }
 
     func run() throws {
+        if list {
+            print(InstructionCase.listing)
+            return
+        }
+        guard let instructionCase, let iterations else { return }
         print("checksum \(instructionCase.run(iterations: iterations, variant: variant.variants[0]))")
     }
 }

@@ -1,38 +1,46 @@
-/// What a workload measures. The raw value is the name used on the command line and in JSON.
-package enum WorkloadID: String, CaseIterable, Codable, Sendable, Comparable {
-    case send
-    case sendMap = "send-map"
-    case chain
-    case fanout
-    case contended
-    case reentrant
-    case churn
-    case mutation
-    case hop
+import SignalsWorkloadRegistry
+
+/// What a workload measures: the name of a declaration in `WorkloadRegistry.all` that has a
+/// `bench run` part. The raw value is the name used on the command line and in JSON; a name
+/// the registry does not hold is rejected (by the command line and by the JSON decoder).
+package struct WorkloadID: RawRepresentable, CaseIterable, Codable, Sendable, Hashable, Comparable {
+    package let rawValue: String
+
+    package init?(rawValue: String) {
+        guard Self.allCases.contains(where: { $0.rawValue == rawValue }) else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(registered name: String) { rawValue = name }
+
+    /// Every `bench run` workload, in table order (the registry's order).
+    package static let allCases: [WorkloadID] =
+        WorkloadRegistry.all.filter { $0.bench != nil }.map { WorkloadID(registered: $0.name) }
+
+    /// The workloads the harness names in code (targets, report checks, `bench ab`'s defaults).
+    package static let send = named("send")
+    package static let sendMap = named("send-map")
+    package static let chain = named("chain")
+    package static let fanout = named("fanout")
+    package static let contended = named("contended")
+    package static let reentrant = named("reentrant")
+    package static let churn = named("churn")
+    package static let mutation = named("mutation")
+    package static let hop = named("hop")
+
+    private static func named(_ name: String) -> WorkloadID {
+        guard let id = WorkloadID(rawValue: name) else { preconditionFailure("no bench workload '\(name)' in WorkloadRegistry.all") }
+        return id
+    }
+
+    /// Its declaration's `bench run` part.
+    package var bench: WorkloadDeclaration.Bench { WorkloadRegistry.declaration(named: rawValue)!.bench! }
 
     /// One line saying what is measured; printed by `bench list` and as each table's title.
-    package var summary: String {
-        switch self {
-        case .send: return "one thread, input → subscriber"
-        case .sendMap: return "one thread, input → map → subscriber"
-        case .chain: return "input → N map stages → subscriber (cost per hop)"
-        case .fanout: return "one send delivered to N subscribers of a multicast signal"
-        case .contended: return "T threads sending into one input; exactly once, per-sender order, no overlap"
-        case .reentrant: return "a handler re-sending into its own input until depth N, alone and with busy senders"
-        case .churn: return "subscribe + cancel pairs on a multicast signal with 10 standing subscribers while values flow"
-        case .mutation: return "T senders while another thread rebinds a junction, edits a merged input and subscribes/cancels"
-        case .hop: return "delivery across an execution context (.direct, serial queue, global queue, task)"
-        }
-    }
+    package var summary: String { bench.summary }
 
     /// What one "operation" of the throughput figure is.
-    package var unit: String {
-        switch self {
-        case .fanout: return "delivery"
-        case .churn: return "subscribe+cancel"
-        default: return "value"
-        }
-    }
+    package var unit: String { bench.unit }
 
     package static func < (a: WorkloadID, b: WorkloadID) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -172,21 +180,23 @@ package struct Parameters: Codable, Sendable, Equatable {
     package func cases() -> [CaseSpec] {
         var out: [CaseSpec] = []
         for w in workloads.sorted() {
-            switch w {
-            case .send: out.append(CaseSpec(workload: .send))
-            case .sendMap: out.append(CaseSpec(workload: .sendMap, stages: 1))
-            case .chain: out.append(CaseSpec(workload: .chain, caseLabel: "\(stages) stages", stages: stages))
-            case .fanout: out.append(CaseSpec(workload: .fanout, caseLabel: "\(subscribers) subscribers", subscribers: subscribers))
+            switch w.bench.shape {
+            case .sequential(let pipeline):
+                switch pipeline.stages {
+                case .fixed(let n): out.append(CaseSpec(workload: w, stages: n))
+                case .configured: out.append(CaseSpec(workload: w, caseLabel: "\(stages) stages", stages: stages))
+                }
+            case .fanout: out.append(CaseSpec(workload: w, caseLabel: "\(subscribers) subscribers", subscribers: subscribers))
             case .contended:
-                for t in threads { out.append(CaseSpec(workload: .contended, caseLabel: "\(t) threads", threads: t)) }
+                for t in threads { out.append(CaseSpec(workload: w, caseLabel: "\(t) threads", threads: t)) }
             case .reentrant:
-                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), alone", threads: 0, depth: depth))
-                out.append(CaseSpec(workload: .reentrant, caseLabel: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
-            case .churn: out.append(CaseSpec(workload: .churn, caseLabel: "10 standing", subscribers: 10))
+                out.append(CaseSpec(workload: w, caseLabel: "depth \(depth), alone", threads: 0, depth: depth))
+                out.append(CaseSpec(workload: w, caseLabel: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
+            case .churn: out.append(CaseSpec(workload: w, caseLabel: "10 standing", subscribers: 10))
             case .mutation:
-                for t in threads { out.append(CaseSpec(workload: .mutation, caseLabel: "\(t) senders", threads: t)) }
+                for t in threads { out.append(CaseSpec(workload: w, caseLabel: "\(t) senders", threads: t)) }
             case .hop:
-                for h in HopContext.allCases { out.append(CaseSpec(workload: .hop, caseLabel: h.rawValue, hop: h)) }
+                for h in HopContext.allCases { out.append(CaseSpec(workload: w, caseLabel: h.rawValue, hop: h)) }
             }
         }
         return out

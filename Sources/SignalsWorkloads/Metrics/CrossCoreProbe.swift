@@ -92,10 +92,5 @@ extension WorkloadID {
     /// Whether the workload's figure depends on lines moving between cores (several threads
     /// send, or one sends while another subscribes), so each launch is measured with
     /// `CrossCoreProbe` beside it.
-    package var runsSeveralThreads: Bool {
-        switch self {
-        case .contended, .mutation, .churn, .reentrant: return true
-        case .send, .sendMap, .chain, .fanout, .hop: return false
-        }
-    }
+    package var runsSeveralThreads: Bool { bench.severalThreads }
 }

@@ -1,69 +1,42 @@
 import Signals
+import SignalsWorkloadRegistry
 
-/// The cases `scripts/instruction-counts` runs under callgrind (`bench instructions`): each
-/// runs `iterations` operations of one case against the library directly, with nothing of
-/// the harness (no checker, no clock) on the path, so the script can count the instructions
-/// at two iteration counts and divide the difference by the difference of the counts:
-/// process start-up, graph set-up and teardown are the same in both runs and cancel out.
-package enum InstructionCase: String, CaseIterable, Sendable {
-    /// send → map → sink, per value.
-    case sendMap = "send-map"
-    /// send → 10 fused `.direct` maps → sink, per value (the script derives the cost of one
-    /// extra stage as (chain − send-map) / 9).
-    case chain
-    /// A handler that sends the next value into its own input until `iterations` values have
-    /// been delivered: the re-entrant send, per value.
-    case reentrant
-    /// subscribe + cancel on a multicast with 10 standing subscribers (no values flowing:
-    /// callgrind runs one thread at a time), per pair.
-    case churn
-    /// One send to a multicast with 100 subscribers, per send (the script divides by 100).
-    case fanout
+/// The cases `scripts/instruction-counts` runs under callgrind (`bench instructions`): the
+/// instruction-count parts of the declarations in `WorkloadRegistry.all` (each declaration
+/// says what its case runs and why it is counted that way). Each runs `iterations` operations
+/// of one case against the library directly, with nothing of the harness (no checker, no
+/// clock) on the path, so the script can count the instructions at two iteration counts and
+/// divide the difference by the difference of the counts: process start-up, graph set-up and
+/// teardown are the same in both runs and cancel out.
+package struct InstructionCase: RawRepresentable, CaseIterable, Sendable {
+    package let count: WorkloadDeclaration.InstructionCount
+
+    package var rawValue: String { count.name }
+
+    package init?(rawValue: String) {
+        guard let c = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = c
+    }
+
+    private init(_ count: WorkloadDeclaration.InstructionCount) { self.count = count }
+
+    /// Every case, in registry order.
+    package static let allCases: [InstructionCase] = WorkloadRegistry.all.compactMap(\.instructions).map(InstructionCase.init)
 
     /// What the script divides a case's per-iteration count by.
-    package var deliveriesPerIteration: Int { self == .fanout ? Self.fanoutSubscribers : 1 }
-
-    package static let chainStages = 10
-    package static let fanoutSubscribers = 100
-    package static let churnStandingSubscribers = 10
-
-    /// What a handler writes, so the optimizer cannot drop the deliveries.
-    final class Sink: @unchecked Sendable {
-        var sum = 0
-    }
+    package var deliveriesPerIteration: Int { count.deliveriesPerIteration }
 
     /// Runs the case and returns a checksum (the values delivered, summed), which the caller
     /// prints so the work is observable.
     package func run(iterations: Int, variant: DeliveryVariant) -> Int {
-        let sink = Sink()
-        let (input, signal) = Signal<Int>.create(delivery: variant)
-        var outputs: [SignalOutput<Int>] = []
-        defer {
-            outputs.forEach { $0.cancel() }
-            input.cancel()
-        }
-        switch self {
-        case .sendMap, .chain:
-            var s = signal
-            for _ in 0..<(self == .chain ? Self.chainStages : 1) { s = s.map { $0 &+ 1 } }
-            outputs.append(s.subscribeValues { sink.sum &+= $0 })
-            for i in 0..<iterations { input.send(value: i) }
-        case .reentrant:
-            outputs.append(signal.subscribeValues { v in
-                sink.sum &+= 1
-                if v < iterations { input.send(value: v &+ 1) }
-            })
-            input.send(value: 1)
-        case .churn:
-            let multi = signal.multicast()
-            for _ in 0..<Self.churnStandingSubscribers { outputs.append(multi.subscribeValues { sink.sum &+= $0 }) }
-            for _ in 0..<iterations { multi.subscribeValues { sink.sum &+= $0 }.cancel() }
-            sink.sum &+= iterations
-        case .fanout:
-            let multi = signal.multicast()
-            for _ in 0..<Self.fanoutSubscribers { outputs.append(multi.subscribeValues { sink.sum &+= $0 }) }
-            for i in 0..<iterations { input.send(value: i) }
-        }
-        return sink.sum
+        count.run(iterations, variant)
+    }
+
+    /// The script's list: one line per case, `name<TAB>first<TAB>second<TAB>divisor<TAB>description`.
+    package static var listing: String {
+        allCases.map { c in
+            [c.rawValue, "\(c.count.iterations.first)", "\(c.count.iterations.second)",
+             "\(c.deliveriesPerIteration)", c.count.description].joined(separator: "\t")
+        }.joined(separator: "\n")
     }
 }

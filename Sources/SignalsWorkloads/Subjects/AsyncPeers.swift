@@ -46,6 +46,8 @@ package struct AsyncStreamSubject: BenchSubject {
         case .mutation: return .unsupported("no junction or merged input to rebind")
         case .hop:
             return spec.hop == .task ? .inProcess : .unsupported("delivers only to a consuming task")
+        default:
+            return .unsupported(Support.notWritten)
         }
     }
 
@@ -104,6 +106,8 @@ package struct AsyncChannelSubject: BenchSubject {
         case .mutation: return .unsupported("no junction or merged input to rebind")
         case .hop:
             return spec.hop == .task ? .inProcess : .unsupported("delivers only to a consuming task")
+        default:
+            return .unsupported(Support.notWritten)
         }
     }
 

@@ -31,6 +31,8 @@ package struct OpenCombineSubject: BenchSubject {
                 return .unsupported("receive(on:) needs a Dispatch scheduler; OpenCombineDispatch is not a harness dependency")
             case .task: return .unsupported("not an async API: no consuming task")
             }
+        default:
+            return .unsupported(Support.notWritten)
         }
     }
 
@@ -86,7 +88,7 @@ package struct OpenCombineSubject: BenchSubject {
                 s.cancel()
             }
 
-        case .mutation:
+        default:
             throw SubjectError("unsupported")
         }
     }

@@ -42,7 +42,7 @@ package struct SignalsSubject: BenchSubject {
     }
 
     package func support(for spec: CaseSpec) -> Support {
-        switch spec.workload {
+        switch spec.workload.bench.shape {
         case .reentrant:
             return .isolated("guarded: a library that recursed would overflow the stack")
         case .hop where spec.hop == .task:
@@ -62,19 +62,20 @@ package struct SignalsSubject: BenchSubject {
         }
         let sender = Sender(input: input)
 
-        switch spec.workload {
-        case .send:
+        // Driven by the workload's shape, so a new workload of an existing shape runs here as
+        // declared (WorkloadRegistry).
+        switch spec.workload.bench.shape {
+        case .sequential(let pipeline) where spec.stages == 0:
             let c = ctx.makeChecker(senders: 1)
-            outputs.append(signal.subscribeValues { c.receive($0) })
+            outputs.append(pipeline.build(signal, 0).subscribeValues { c.receive($0) })
             ctx.driveSequential(sender, checker: c)
 
-        case .sendMap, .chain:
-            // Each stage adds 1; the handler takes the stage count back off before checking.
-            let stages = spec.mapStages
-            var s = signal
-            for _ in 0..<stages { s = s.map { $0 &+ 1 } }
+        case .sequential(let pipeline):
+            // A value arrives as sent plus the stage count; the handler takes it back off
+            // before checking.
+            let stages = spec.stages
             let c = ctx.makeChecker(senders: 1)
-            outputs.append(s.subscribeValues { c.receive($0 &- stages) })
+            outputs.append(pipeline.build(signal, stages).subscribeValues { c.receive($0 &- stages) })
             ctx.driveSequential(sender, checker: c)
 
         case .fanout:

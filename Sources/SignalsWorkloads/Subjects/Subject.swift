@@ -9,6 +9,10 @@ package enum Support: Sendable, Equatable {
     case isolated(String)
     /// Cannot do this workload at all; the string is the reason printed in the table.
     case unsupported(String)
+
+    /// Why a peer does not run a workload it has no code for (a workload declared after the
+    /// peer was written runs on the library's subjects only).
+    package static let notWritten = "not written for this peer"
 }
 
 /// Something measured: one of the library's delivery variants or a peer.

@@ -212,10 +212,5 @@ package struct Runner: Sendable {
     }
 
     /// Workloads whose sends are timed (the others measure structural operations).
-    package static func hasLatency(_ w: WorkloadID) -> Bool {
-        switch w {
-        case .send, .sendMap, .chain, .fanout, .contended, .hop: return true
-        case .reentrant, .churn, .mutation: return false
-        }
-    }
+    package static func hasLatency(_ w: WorkloadID) -> Bool { w.bench.timesSends }
 }

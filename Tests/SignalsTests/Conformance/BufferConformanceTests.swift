@@ -19,10 +19,9 @@ import Testing
 @Suite("buffer(boundary:) — rxjs spec/operators/buffer-spec.ts")
 struct BufferConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let emptyFinal: Comment = "difference: at completion buffer(boundary:) emits the values left only if there are some (its doc comment); RxJS (emitEmpty) emits the last array even when it is empty"
 
     @Test("should emit buffers that close and reopen", arguments: variants) func shouldEmitBuffersThatCloseAndReopen(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = m.hot("   -a-b-c-d-e-f-g-h-i-|")
                 let b = m.hot("   -----B-----B-----B-|")
@@ -71,7 +70,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should work with empty and empty selector", arguments: variants) func shouldWorkWithEmptyAndEmptySelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = Signal<String>.empty(delivery: variant)
                 let b = Signal<String>.empty(delivery: variant)
@@ -82,7 +81,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should work with empty and non-empty selector", arguments: variants) func shouldWorkWithEmptyAndNonEmptySelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = Signal<String>.empty(delivery: variant)
                 let b = m.hot("-----a-----")
@@ -122,7 +121,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should work with empty and never selector", arguments: variants) func shouldWorkWithEmptyAndNeverSelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = Signal<String>.empty(delivery: variant)
                 let b = Signal<String>.never(delivery: variant)
@@ -170,7 +169,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should work with selector", arguments: variants) func shouldWorkWithSelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = m.hot("--1--2--^--3--4--5---6----7--8--9---0---|")
                 let b = m.hot("--------^--a-------b---cd---------e---f---|")
@@ -327,7 +326,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should be equivalent for case 0", arguments: variants) func shouldBeEquivalentForCase0(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = "   -a-b-c-d-e-f-g-h-i-|"
                 let notifier = " -----B-----B-----B-|"
@@ -345,7 +344,7 @@ struct BufferConformanceTests {
     }
 
     @Test("should be equivalent for case 2", arguments: variants) func shouldBeEquivalentForCase2(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.emptyFinal) {
+        withKnownDifference(.bufferEmitsOnlyNonEmptyAtEnd, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = "   -a-b-c-d-e---------|"
                 let notifier = " -----B-----B-----B-|"

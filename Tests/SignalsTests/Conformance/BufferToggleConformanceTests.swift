@@ -14,8 +14,6 @@ import Testing
 @Suite("buffer(windows:) — rxjs spec/operators/bufferToggle-spec.ts")
 struct BufferToggleConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let windowsEnd: Comment = "difference: buffer(windows:) ends when the signal of windows ends, emitting the open arrays (its doc comment); RxJS's bufferToggle ignores the openings' completion and ends with the source"
-    static let anyEnd: Comment = "difference: an array is emitted when its window's signal sends a value or ends, whatever the end (buffer(windows:)'s doc comment, CwlSignal's rule); RxJS emits it on a value only: a completion leaves it open, an error fails the result"
 
     @Test("should emit buffers using hot openings and hot closings", arguments: variants) func shouldEmitBuffersUsingHotOpeningsAndHotClosings(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -53,7 +51,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should emit buffers using varying cold closings", arguments: variants) func shouldEmitBuffersUsingVaryingColdClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|      ")
                 let e2 = m.cold("    --x-----------y--------z---|              ")
@@ -86,7 +84,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should emit buffers using varying hot closings", arguments: variants) func shouldEmitBuffersUsingVaryingHotClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|   ")
                 let e2 = m.cold("    --x-----------y--------z---|           ")
@@ -117,7 +115,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should emit buffers using varying empty delayed closings", arguments: variants) func shouldEmitBuffersUsingVaryingEmptyDelayedClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
+        withKnownDifference(.anyEndCloses, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|     ")
                 let e2 = m.cold("    --x-----------y--------z---|             ")
@@ -318,7 +316,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should handle never", arguments: variants) func shouldHandleNever(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  -")
                 let e2 = m.cold(" --o-----o------o-----o---o-----|")
@@ -346,7 +344,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should handle a never closing Observable", arguments: variants) func shouldHandleANeverClosingObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|    ")
                 let e2 = m.cold("    ---o---------------o-----------|        ")
@@ -378,7 +376,7 @@ struct BufferToggleConformanceTests {
     }
 
     @Test("should handle empty closing observable", arguments: variants) func shouldHandleEmptyClosingObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
+        withKnownDifference(.anyEndCloses, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^---b---c---d---e---f---g---h------|     ")
                 let subs = "       ^----------------------------------!     "

@@ -13,7 +13,6 @@ import Testing
 @Suite("concatMap — rxjs spec/operators/concatMap-spec.ts")
 struct ConcatMapConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let projectAtArrival: Comment = "difference: `transform` runs when a value arrives (doc comment of `concatMap(_:)` and its throwing form), so a throw for a value still waiting its turn ends the result at once; RxJS projects a waiting value only when its turn comes"
 
     @Test("should map-and-flatten each item to an Observable", arguments: variants) func shouldMapAndFlattenEachItemToAnObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -501,7 +500,7 @@ struct ConcatMapConformanceTests {
     }
 
     @Test("should concatMap many complex, all inners finite, project throws", arguments: variants) func shouldConcatMapManyComplexAllInnersFiniteProjectThrows(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.projectAtArrival) {
+        withKnownDifference(.concatMapProjectsAtArrival, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let a = m.cold("   -#                                                          ")
                 let asubs: [String] = []

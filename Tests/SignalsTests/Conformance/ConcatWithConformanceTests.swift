@@ -9,10 +9,9 @@ import Testing
 @Suite("concat — rxjs spec/operators/concatWith-spec.ts")
 struct ConcatWithConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let eager: Comment = "difference: concat connects the later signal when the result activates (eager, CwlSignal's rule; README, \"Where Signals differs\"): a cold later signal runs early and its values are buffered until its turn, so its subscription, and what it sends, start early; RxJS subscribes it only when the first completes"
 
     @Test("should concatenate two cold observables", arguments: variants) func shouldConcatenateTwoColdObservables(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a--b-|")
                 let e2 = m.cold("        --x---y--|")
@@ -23,7 +22,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should complete without emit if both sources are empty", arguments: variants) func shouldCompleteWithoutEmitIfBothSourcesAreEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --|")
                 let e1subs =   "  ^-!"
@@ -38,7 +37,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not complete if first source does not completes", arguments: variants) func shouldNotCompleteIfFirstSourceDoesNotCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---")
                 let e1subs =   "^!"
@@ -53,7 +52,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not complete if second source does not completes", arguments: variants) func shouldNotCompleteIfSecondSourceDoesNotCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --|")
                 let e1subs =   "  ^-!"
@@ -68,7 +67,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not complete if both sources do not complete", arguments: variants) func shouldNotCompleteIfBothSourcesDoNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---")
                 let e1subs =   "^!"
@@ -83,7 +82,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should raise error when first source is empty, second source raises error", arguments: variants) func shouldRaiseErrorWhenFirstSourceIsEmptySecondSourceRaisesError(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --|")
                 let e1subs =   "  ^-!"
@@ -98,7 +97,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should raise error when first source raises error, second source is empty", arguments: variants) func shouldRaiseErrorWhenFirstSourceRaisesErrorSecondSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---#")
                 let e1subs =   "  ^--!"
@@ -113,7 +112,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should raise first error when both source raise error", arguments: variants) func shouldRaiseFirstErrorWhenBothSourceRaiseError(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---#")
                 let e1subs =   "  ^--!"
@@ -128,7 +127,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should concat if first source emits once, second source is empty", arguments: variants) func shouldConcatIfFirstSourceEmitsOnceSecondSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a--|")
                 let e1subs =   "  ^----!"
@@ -143,7 +142,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should concat if first source is empty, second source emits once", arguments: variants) func shouldConcatIfFirstSourceIsEmptySecondSourceEmitsOnce(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --|")
                 let e1subs =   "  ^-!"
@@ -158,7 +157,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should emit element from first source, and should not complete if second source does not completes", arguments: variants) func shouldEmitElementFromFirstSourceAndShouldNotCompleteIfSecondSourceDoesNotCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a--|")
                 let e1subs =   "  ^----!"
@@ -173,7 +172,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not complete if first source does not complete", arguments: variants) func shouldNotCompleteIfFirstSourceDoesNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---")
                 let e1subs =   "^!"
@@ -188,7 +187,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should emit elements from each source when source emit once", arguments: variants) func shouldEmitElementsFromEachSourceWhenSourceEmitOnce(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a|")
                 let e1subs =   "  ^---!"
@@ -203,7 +202,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should unsubscribe to inner source if outer is unsubscribed early", arguments: variants) func shouldUnsubscribeToInnerSourceIfOuterIsUnsubscribedEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold("  ---a-a--a|            ")
                 let e1subs =   "   ^--------!            "
@@ -219,7 +218,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a-a--a|            ")
                 let e1subs =   "  ^--------!            "
@@ -238,7 +237,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should raise error from first source and does not emit from second source", arguments: variants) func shouldRaiseErrorFromFirstSourceAndDoesNotEmitFromSecondSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --#")
                 let e1subs =   "  ^-!"
@@ -253,7 +252,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should emit element from first source then raise error from second source", arguments: variants) func shouldEmitElementFromFirstSourceThenRaiseErrorFromSecondSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a--|")
                 let e1subs =   "  ^----!"
@@ -268,7 +267,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should emit all elements from both hot observable sources if first source completes before second source starts emit", arguments: variants) func shouldEmitAllElementsFromBothHotObservableSourcesIfFirstSourceCompletesBeforeSecondSourceStartsEmit(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--b-|")
                 let e1subs =   "  ^------!"
@@ -283,7 +282,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should emit elements from second source regardless of completion time when second source is cold observable", arguments: variants) func shouldEmitElementsFromSecondSourceRegardlessOfCompletionTimeWhenSecondSourceIsColdObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--b--c---|")
                 let e1subs =   "  ^-----------!"
@@ -298,7 +297,7 @@ struct ConcatWithConformanceTests {
     }
 
     @Test("should not emit collapsing element from second source", arguments: variants) func shouldNotEmitCollapsingElementFromSecondSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.eager) {
+        withKnownDifference(.concatConnectsEagerly, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--b--c--|")
                 let e1subs =   "  ^----------!"

@@ -14,10 +14,9 @@ import Testing
 @Suite("multicast() (connect) — rxjs spec/operators/connect-spec.ts")
 struct ConnectConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let delayedEnd: Comment = "difference: `delay(interval:)` delays the completion like a value (docs/operators.md, \"Semantics worth knowing\"), so the merge completes `d` after the source; RxJS's `delay` completes once nothing waits"
 
     @Test("should connect a source through a selector function", arguments: variants) func shouldConnectASourceThroughASelectorFunction(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.delayedEnd) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("---a----b-----c---|")
                 let d = m.time("        ---|")
@@ -33,7 +32,7 @@ struct ConnectConformanceTests {
     }
 
     @Test("should connect a source through a selector function and use the provided connector", arguments: variants) func shouldConnectASourceThroughASelectorFunctionAndUseTheProvidedConnector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.delayedEnd) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("--------a---------b---------c-----|")
                 let d = m.time("             ---|")

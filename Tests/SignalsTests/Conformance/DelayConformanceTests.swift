@@ -13,10 +13,9 @@ import Testing
 @Suite("delay — rxjs spec/operators/delay-spec.ts")
 struct DelayConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let delayedCompletion = "difference: the completion is delayed by the interval like a value (docs/operators.md, Semantics), where RxJS completes as soon as no delayed value is waiting"
 
     @Test("should delay by specified timeframe", arguments: variants) func shouldDelayBySpecifiedTimeframe(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.delayedCompletion)) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  ---a--b--|")
                 let e1subs = "    ^--------!"
@@ -56,7 +55,7 @@ struct DelayConformanceTests {
     }
 
     @Test("should delay when source does not emit", arguments: variants) func shouldDelayWhenSourceDoesNotEmit(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.delayedCompletion)) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  ----|")
                 let e1subs = "    ^---!"
@@ -70,7 +69,7 @@ struct DelayConformanceTests {
     }
 
     @Test("should not delay when source is empty", arguments: variants) func shouldNotDelayWhenSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.delayedCompletion)) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" |   ")
                 let e1subs = "    (^!)"
@@ -84,7 +83,7 @@ struct DelayConformanceTests {
     }
 
     @Test("should delay complete when a value is scheduled", arguments: variants) func shouldDelayCompleteWhenAValueIsScheduled(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.delayedCompletion)) {
+        withKnownDifference(.delayDelaysCompletion, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" -a-|    ")
                 let e1subs = "    ^--!    "

@@ -16,7 +16,6 @@ import Testing
 @Suite("delay(offset:) — rxjs spec/operators/delayWhen-spec.ts")
 struct DelayWhenConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let anyEnd: Comment = "difference: delay(offset:) releases a value when its signal sends a value or ends, whatever the end (its doc comment, CwlSignal's rule); RxJS releases it only on a value, drops it when the duration completes empty and fails when the duration fails"
 
     @Test("should delay by duration selector", arguments: variants) func shouldDelayByDurationSelector(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -108,7 +107,7 @@ struct DelayWhenConformanceTests {
     }
 
     @Test("should delay, but not emit if the selector never emits a notification", arguments: variants) func shouldDelayButNotEmitIfTheSelectorNeverEmitsANotification(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
+        withKnownDifference(.anyEndCloses, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("     --a--b--|   ")
                 let expected = "   -----------|"
@@ -128,7 +127,7 @@ struct DelayWhenConformanceTests {
     }
 
     @Test("should not emit for async source and sync empty selector", arguments: variants) func shouldNotEmitForAsyncSourceAndSyncEmptySelector(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
+        withKnownDifference(.anyEndCloses, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  a--|")
                 let expected = "---|"

@@ -9,7 +9,6 @@ import Testing
 @Suite("elementAt — rxjs spec/operators/elementAt-spec.ts")
 struct ElementAtConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let completesShort: Comment = "difference: elementAt completes without a value when the source ends first (its doc comment); RxJS fails with ArgumentOutOfRangeError"
 
     @Test("should return next to last element by zero-based index", arguments: variants) func shouldReturnNextToLastElementByZeroBasedIndex(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -62,7 +61,7 @@ struct ElementAtConformanceTests {
     }
 
     @Test("should raise error if e1 is Empty Observable", arguments: variants) func shouldRaiseErrorIfE1IsEmptyObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesShort) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" |   ")
                 let e1subs =   "  (^!)"
@@ -118,7 +117,7 @@ struct ElementAtConformanceTests {
     }
 
     @Test("should raise error if index is out of range but does not have default value", arguments: variants) func shouldRaiseErrorIfIndexIsOutOfRangeButDoesNotHaveDefaultValue(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesShort) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--|")
                 let e1subs =   "  ^----!"

@@ -13,8 +13,6 @@ import Testing
 @Suite("first — rxjs spec/operators/first-spec.ts")
 struct FirstConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let teardown: Comment = "difference: a Signals graph is torn down from its output, so the source stays subscribed until first's end has passed delay and reached the subscriber (docs/operators.md, Conformance)"
-    static let completesEmpty: Comment = "difference: first completes without a value when the source ends first, as Combine's first(where:) does (its doc comment); RxJS fails with EmptyError"
 
     @Test("should take the first value of an observable with many values", arguments: variants) func shouldTakeTheFirstValueOfAnObservableWithManyValues(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -47,7 +45,7 @@ struct FirstConformanceTests {
     }
 
     @Test("should error on empty", arguments: variants) func shouldErrorOnEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesEmpty) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^----|")
                 let e1subs =   "     ^----!"
@@ -112,7 +110,7 @@ struct FirstConformanceTests {
     }
 
     @Test("should unsubscribe when the first value is received", arguments: variants) func shouldUnsubscribeWhenTheFirstValueIsReceived(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.teardown) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--b---c-|")
                 let e1subs =   "  ^-!         "
@@ -147,7 +145,7 @@ struct FirstConformanceTests {
     }
 
     @Test("should error when no value matches the predicate", arguments: variants) func shouldErrorWhenNoValueMatchesThePredicate(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesEmpty) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a-^--b--c--a--c--|")
                 let e1subs =   "    ^--------------!"

@@ -23,8 +23,6 @@ import Testing
 @Suite("groupBy — rxjs spec/operators/groupBy-spec.ts")
 struct GroupByConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let teardown: Comment = "difference: a Signals graph is torn down from its output (docs/operators.md, Conformance): cancelling the outer subscription releases groupBy and so ends every group, where RxJS keeps the source subscribed for the groups still subscribed"
-    static let cancelled: Comment = "difference: a graph is torn down from its output (docs/operators.md, Conformance): cancelling the outer subscription releases groupBy, whose groups then end with `.cancelled`, which a group subscribed to later gets at once; RxJS's released groups send nothing"
 
     static let values: [Character: String] = [
         "a": "  foo",
@@ -306,7 +304,7 @@ struct GroupByConformanceTests {
     }
 
     @Test("should allow the outer to be unsubscribed early but inners continue", arguments: variants) func shouldAllowTheOuterToBeUnsubscribedEarlyButInnersContinue(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.teardown) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .innerSignals) {
                 marbleTest(variant) { m in
                     let values = Self.values
                     let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
@@ -392,7 +390,7 @@ struct GroupByConformanceTests {
     }
 
     @Test("should allow subscribing late to inner, unsubscribe outer early", arguments: variants) func shouldAllowSubscribingLateToInnerUnsubscribeOuterEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.cancelled) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .expectation) {
             marbleTest(variant) { m in
     
                 let values: [Character: String] = [
@@ -474,7 +472,7 @@ struct GroupByConformanceTests {
     }
 
     @Test("should allow using a durationSelector, and outer unsubscribed early", arguments: variants) func shouldAllowUsingADurationSelectorAndOuterUnsubscribedEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.teardown) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let values = Self.values
                 let e1 = m.hot("-1--2--^-a-b-c-d-e-f-g-h-i-j-k-l-|", values: values)
@@ -491,7 +489,7 @@ struct GroupByConformanceTests {
     }
 
     @Test("should allow using a durationSelector, outer and all inners unsubscribed early", arguments: variants) func shouldAllowUsingADurationSelectorOuterAndAllInnersUnsubscribedEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.cancelled) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .expectation) {
             marbleTest(variant) { m in
                 // The outer subscription and every group's are cancelled at frame 11.
                 let run = GroupRun(m, source: m.hot("--a-b-c-d-e-f-g-h-i-j-k-l-|", values: Self.values), sourceSubscription: "^----------!", key: Self.key,
@@ -707,7 +705,7 @@ struct GroupByConformanceTests {
     }
 
     @Test("should not error for late subscribed inners if outer is unsubscribed before inners are subscribed", arguments: variants) func shouldNotErrorForLateSubscribedInnersIfOuterIsUnsubscribedBeforeInnersAreSubscribed(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.cancelled) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .expectation) {
             marbleTest(variant) { m in
     
                 // Each group is subscribed 1,000 frames after it opens, long after the outer

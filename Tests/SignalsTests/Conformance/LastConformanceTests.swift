@@ -10,7 +10,6 @@ import Testing
 @Suite("last — rxjs spec/operators/last-spec.ts")
 struct LastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let completesEmpty: Comment = "difference: last completes without a value when no value matched (its doc comment); RxJS fails with EmptyError"
 
     @Test("should take the last value of an observable", arguments: variants) func shouldTakeTheLastValueOfAnObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -23,7 +22,7 @@ struct LastConformanceTests {
     }
 
     @Test("should error on nothing sent but completed", arguments: variants) func shouldErrorOnNothingSentButCompleted(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesEmpty) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^----|")
                 let e1subs =   "     ^----!"
@@ -35,7 +34,7 @@ struct LastConformanceTests {
     }
 
     @Test("should error on empty", arguments: variants) func shouldErrorOnEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.completesEmpty) {
+        withKnownDifference(.completesWithoutValue, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" |   ")
                 let e1subs =   "  (^!)"

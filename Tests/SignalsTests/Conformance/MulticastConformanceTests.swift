@@ -19,7 +19,6 @@ import Testing
 @Suite("multicast() — rxjs spec/operators/multicast-spec.ts")
 struct MulticastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let keepsEnd: Comment = "difference: a multi keeps its source's end, so an attempt or run that subscribes again to the same multi gets the end at once (SignalMulti's doc comment); RxJS's `multicast(subjectFactory).refCount()` makes a new subject and subscribes the source again, shared by every subscriber still retrying or repeating"
 
     /// `multicast(subjectFactory, selector)`: a multi per subscription, given to `selector`.
     static func multicasted<U: Sendable>(_ makeMulti: @escaping @Sendable () -> SignalMulti<String>, _ selector: @escaping @Sendable (SignalMulti<String>) -> Signal<U>) -> Signal<U> {
@@ -116,7 +115,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should do nothing if connect is not called, despite subscriptions", arguments: variants) func shouldDoNothingIfConnectIsNotCalledDespiteSubscriptions(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.noConnectStep) {
+        withKnownDifference(.noConnectStep, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1-2---3-4--5-|")
                 let result = source.signal.multicast()
@@ -165,7 +164,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should multicast the same values to multiple observers, but is unsubscribed explicitly and early", arguments: variants) func shouldMulticastTheSameValuesToMultipleObserversButIsUnsubscribedExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.lastBranch) {
+        withKnownDifference(.deactivatesWithLastBranch, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.multicast()
@@ -179,7 +178,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.lastBranch) {
+        withKnownDifference(.deactivatesWithLastBranch, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.flatMap { Signal.just($0, delivery: variant) }.multicast()
@@ -304,7 +303,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should be retryable", arguments: variants) func shouldBeRetryable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-#                        ")
                 let result = source.signal.multicast()
@@ -322,7 +321,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should be retryable using a ReplaySubject", arguments: variants) func shouldBeRetryableUsingAReplaySubject(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-#                        ")
                 let result = source.signal.playback(last: 1)
@@ -340,7 +339,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should be repeatable", arguments: variants) func shouldBeRepeatable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|                        ")
                 let result = source.signal.multicast()
@@ -358,7 +357,7 @@ struct MulticastConformanceTests {
     }
 
     @Test("should be repeatable using a ReplaySubject", arguments: variants) func shouldBeRepeatableUsingAReplaySubject(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|                        ")
                 let result = source.signal.playback(last: 1)

@@ -32,7 +32,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should only emit default value if connect is not called, despite subscriptions", arguments: variants) func shouldOnlyEmitDefaultValueIfConnectIsNotCalledDespiteSubscriptions(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1-2---3-4--5-|")
                 let result = source.signal.continuous(initialValue: "0")
@@ -81,7 +81,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should multicast the same values to multiple observers, but is unsubscribed explicitly and early", arguments: variants) func shouldMulticastTheSameValuesToMultipleObserversButIsUnsubscribedExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.continuous(initialValue: "0")
@@ -95,7 +95,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.flatMap { Signal.just($0, delivery: variant) }.continuous(initialValue: "0")
@@ -109,7 +109,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should connect when first subscriber subscribes", arguments: variants) func shouldConnectWhenFirstSubscriberSubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^-----------!"
@@ -129,7 +129,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should disconnect when last subscriber unsubscribes", arguments: variants) func shouldDisconnectWhenLastSubscriberUnsubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^--------!   "
@@ -187,7 +187,7 @@ struct PublishBehaviorConformanceTests {
 
     @Test("should multicast an empty source", arguments: variants) func shouldMulticastAnEmptySource(_ variant: DeliveryVariant) {
         // Made before the subscription at frame 0, the multi has the end before it.
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("|   ")
                 let sourceSubs = "   (^!)"
@@ -201,7 +201,7 @@ struct PublishBehaviorConformanceTests {
     }
 
     @Test("should multicast a never source", arguments: variants) func shouldMulticastANeverSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.continuous(initialValue: "0")
@@ -215,7 +215,7 @@ struct PublishBehaviorConformanceTests {
 
     @Test("should multicast a throw source", arguments: variants) func shouldMulticastAThrowSource(_ variant: DeliveryVariant) {
         // Made before the subscription at frame 0, the multi has the end before it.
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("#  ")
                 let sourceSubs = "   (^!)"

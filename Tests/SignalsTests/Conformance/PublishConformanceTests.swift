@@ -30,7 +30,7 @@ struct PublishConformanceTests {
     }
 
     @Test("should do nothing if connect is not called, despite subscriptions", arguments: variants) func shouldDoNothingIfConnectIsNotCalledDespiteSubscriptions(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.noConnectStep) {
+        withKnownDifference(.noConnectStep, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1-2---3-4--5-|")
                 let result = source.signal.multicast()
@@ -106,7 +106,7 @@ struct PublishConformanceTests {
     }
 
     @Test("should multicast the same values to multiple observers, but is unsubscribed explicitly and early", arguments: variants) func shouldMulticastTheSameValuesToMultipleObserversButIsUnsubscribedExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.lastBranch) {
+        withKnownDifference(.deactivatesWithLastBranch, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.multicast()
@@ -120,7 +120,7 @@ struct PublishConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.lastBranch) {
+        withKnownDifference(.deactivatesWithLastBranch, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.flatMap { Signal.just($0, delivery: variant) }.multicast()

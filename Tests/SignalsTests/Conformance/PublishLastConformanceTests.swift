@@ -33,7 +33,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should do nothing if connect is not called, despite subscriptions", arguments: variants) func shouldDoNothingIfConnectIsNotCalledDespiteSubscriptions(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1-2---3-4--5-|")
                 let result = source.signal.last().playback()
@@ -82,7 +82,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should not cast any values to multiple observers, when source is unsubscribed explicitly and early", arguments: variants) func shouldNotCastAnyValuesToMultipleObserversWhenSourceIsUnsubscribedExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.last().playback()
@@ -96,7 +96,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.flatMap { Signal.just($0, delivery: variant) }.last().playback()
@@ -110,7 +110,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should connect when first subscriber subscribes", arguments: variants) func shouldConnectWhenFirstSubscriberSubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^-----------!"
@@ -130,7 +130,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should disconnect when last subscriber unsubscribes", arguments: variants) func shouldDisconnectWhenLastSubscriberUnsubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^--------!   "
@@ -180,7 +180,7 @@ struct PublishLastConformanceTests {
     }
 
     @Test("should multicast a never source", arguments: variants) func shouldMulticastANeverSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.last().playback()

@@ -41,7 +41,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should do nothing if connect is not called, despite subscriptions", arguments: variants) func shouldDoNothingIfConnectIsNotCalledDespiteSubscriptions(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1-2---3-4--5-|")
                 let result = source.signal.playback()
@@ -109,7 +109,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should multicast the same values to multiple observers, but is unsubscribed explicitly and early", arguments: variants) func shouldMulticastTheSameValuesToMultipleObserversButIsUnsubscribedExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.playback(last: 1)
@@ -123,7 +123,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|")
                 let result = source.signal.flatMap { Signal.just($0, delivery: variant) }.playback(last: 1)
@@ -137,7 +137,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should connect when first subscriber subscribes", arguments: variants) func shouldConnectWhenFirstSubscriberSubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^-----------!"
@@ -157,7 +157,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should disconnect when last subscriber unsubscribes", arguments: variants) func shouldDisconnectWhenLastSubscriberUnsubscribes(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("       -1-2-3----4-|")
                 let sourceSubs = "       ---^--------!   "
@@ -226,7 +226,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should multicast a never source", arguments: variants) func shouldMulticastANeverSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = source.signal.playback()
@@ -289,7 +289,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should terminate immediately when the selector returns an empty Observable", arguments: variants) func shouldTerminateImmediatelyWhenTheSelectorReturnsAnEmptyObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("--1--2---3---|")
                 let result = Self.published(source.signal) { _ in Signal<String>.empty(delivery: variant) }
@@ -300,7 +300,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should not emit and should not complete/error when the selector returns never", arguments: variants) func shouldNotEmitAndShouldNotCompleteErrorWhenTheSelectorReturnsNever(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-")
                 let result = Self.published(source.signal) { _ in Signal<String>.never(delivery: variant) }
@@ -311,7 +311,7 @@ struct PublishReplayConformanceTests {
     }
 
     @Test("should emit error when the selector returns Observable.throw", arguments: variants) func shouldEmitErrorWhenTheSelectorReturnsObservableThrow(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let error = MarbleError("It's broken")
                 let source = m.cold("--1--2---3---|")

@@ -9,10 +9,9 @@ import Testing
 @Suite("race — rxjs spec/operators/raceWith-spec.ts")
 struct RaceWithConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let inputsHeld: Comment = "difference: race keeps every competitor connected until its result ends (an operator holds its inputs through its node for its whole life; docs/operators.md, Conformance); RxJS unsubscribes the losers as soon as one competitor sends"
 
     @Test("should race cold and cold", arguments: variants) func shouldRaceColdAndCold(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a-----b-----c----|   ")
                 let e1subs =   "  ^-------------------!   "
@@ -28,7 +27,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should race hot and hot", arguments: variants) func shouldRaceHotAndHot(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  ---a-----b-----c----|   ")
                 let e1subs =   "  ^-------------------!   "
@@ -44,7 +43,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should race hot and cold", arguments: variants) func shouldRaceHotAndCold(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a-----b-----c----|   ")
                 let e1subs =   "  ^-------------------!   "
@@ -60,7 +59,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should race 2nd and 1st", arguments: variants) func shouldRace2ndAnd1st(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ------x-----y-----z----|")
                 let e1subs =   "  ^--!                    "
@@ -90,7 +89,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should allow unsubscribing early and explicitly", arguments: variants) func shouldAllowUnsubscribingEarlyAndExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a-----b-----c----|   ")
                 let e1subs =   "  ^-----------!           "
@@ -107,7 +106,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should not break unsubscription chains when unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  --a--^--b--c---d-| ")
                 let e1subs =   "       ^--------!    "
@@ -138,7 +137,7 @@ struct RaceWithConformanceTests {
     }
 
     @Test("should throw when error occurs mid stream", arguments: variants) func shouldThrowWhenErrorOccursMidStream(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a-----#              ")
                 let e1subs =   "  ^--------!              "

@@ -35,7 +35,6 @@ enum RepeatWhenForm: String, CaseIterable, Sendable {
 struct RepeatWhenConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let forms = RepeatWhenForm.allCases
-    static let triggerPerCompletion: Comment = "difference: `Signal.repeat(when:_:)` subscribes a trigger after each completion and releases it at its first value (doc comment), so the notifier is subscribed once per repetition; RxJS, and `Signal.repeat(whenCompletions:_:)`, keep one notifier subscribed from the first completion on"
 
     @Test("should handle a source with eventual complete using a hot notifier", arguments: variants, forms) func shouldHandleASourceWithEventualCompleteUsingAHotNotifier(_ variant: DeliveryVariant, _ form: RepeatWhenForm) {
         marbleTest(variant) { m in
@@ -219,7 +218,7 @@ struct RepeatWhenConformanceTests {
     }
 
     @Test("should handle a host source that completes via operator like take, and a hot notifier", arguments: variants, forms) func shouldHandleAHostSourceThatCompletesViaOperatorLikeTakeAndAHotNotifier(_ variant: DeliveryVariant, _ form: RepeatWhenForm) {
-        withKnownIssue(Self.triggerPerCompletion) {
+        withKnownDifference(.repeatTriggerPerCompletion, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("-1--2--3----4--5---|")
                 let notifier = m.hot("--------------r--------r---r--r--r---|")
@@ -239,7 +238,7 @@ struct RepeatWhenConformanceTests {
     }
 
     @Test("should tear down resources when result is unsubscribed early", arguments: variants, forms) func shouldTearDownResourcesWhenResultIsUnsubscribedEarly(_ variant: DeliveryVariant, _ form: RepeatWhenForm) {
-        withKnownIssue(Self.triggerPerCompletion) {
+        withKnownDifference(.repeatTriggerPerCompletion, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold(" -1--2--|")
                 let unsub =   "       --------------------!       "
@@ -260,7 +259,7 @@ struct RepeatWhenConformanceTests {
     }
 
     @Test("should not break unsubscription chains when unsubscribed explicitly", arguments: variants, forms) func shouldNotBreakUnsubscriptionChainsWhenUnsubscribedExplicitly(_ variant: DeliveryVariant, _ form: RepeatWhenForm) {
-        withKnownIssue(Self.triggerPerCompletion) {
+        withKnownDifference(.repeatTriggerPerCompletion, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold(" -1--2--|")
                 let subs = [

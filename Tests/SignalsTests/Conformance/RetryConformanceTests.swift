@@ -17,7 +17,6 @@ import Testing
 @Suite("retry — rxjs spec/operators/retry-spec.ts")
 struct RetryConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let triggerEnd: Comment = "difference: a trigger of `Signal.retry(when:_:)` that ends without a value passes the source's error on (doc comment); RxJS completes when the notifier completes and fails with the notifier's error"
 
     @Test("should handle a basic source that emits next then errors, count=3", arguments: variants) func shouldHandleABasicSourceThatEmitsNextThenErrorsCount3(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -267,7 +266,7 @@ struct RetryConformanceTests {
     }
 
     @Test("should complete if the notifier completes", arguments: variants) func shouldCompleteIfTheNotifierCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.triggerEnd) {
+        withKnownDifference(.retryTriggerEndPassesError, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("---a---b---#")
                 let subs = [
@@ -287,7 +286,7 @@ struct RetryConformanceTests {
     }
 
     @Test("should error if the notifier errors", arguments: variants) func shouldErrorIfTheNotifierErrors(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.triggerEnd) {
+        withKnownDifference(.retryTriggerEndPassesError, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("---a---b---#")
                 let subs = [

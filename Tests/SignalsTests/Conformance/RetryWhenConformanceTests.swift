@@ -33,11 +33,9 @@ enum RetryWhenForm: String, CaseIterable, Sendable {
 struct RetryWhenConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let forms = RetryWhenForm.allCases
-    static let triggerEnd: Comment = "difference: a trigger of `Signal.retry(when:_:)` that ends without a value passes the source's error on (doc comment); RxJS, and `Signal.retry(whenErrors:_:)`, complete when the notifier completes"
-    static let triggerPerError: Comment = "difference: `Signal.retry(when:_:)` subscribes a trigger after each error and releases it at its first value (doc comment), so the notifier's later values and end go unseen; RxJS, and `Signal.retry(whenErrors:_:)`, keep one notifier subscribed from the first error on, and its end ends the result"
 
     @Test("should handle a source with eventual error using a hot notifier", arguments: variants, forms) func shouldHandleASourceWithEventualErrorUsingAHotNotifier(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerPerError) {
+        withKnownDifference(.retryTriggerPerError, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold(" -1--2--#                     ")
                 //                                 -1--2--#
@@ -125,7 +123,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should return an empty observable given a just-throw source and empty notifier", arguments: variants, forms) func shouldReturnAnEmptyObservableGivenAJustThrowSourceAndEmptyNotifier(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerEnd) {
+        withKnownDifference(.retryTriggerEndPassesError, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("  #")
                 let notifier = m.cold("|")
@@ -172,7 +170,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should replace error with complete using an empty notifier on a source with eventual error", arguments: variants, forms) func shouldReplaceErrorWithCompleteUsingAnEmptyNotifierOnASourceWithEventualError(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerEnd) {
+        withKnownDifference(.retryTriggerEndPassesError, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("  --a--b--c--#")
                 let subs =   "         ^----------!"
@@ -222,7 +220,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should handle a hot source that raises error but eventually completes", arguments: variants, forms) func shouldHandleAHotSourceThatRaisesErrorButEventuallyCompletes(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerPerError) {
+        withKnownDifference(.retryTriggerPerError, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -1--2--3----4--5---|                  ")
                 let ssubs = [
@@ -246,7 +244,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should tear down resources when result is unsubscribed early", arguments: variants, forms) func shouldTearDownResourcesWhenResultIsUnsubscribedEarly(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerPerError) {
+        withKnownDifference(.retryTriggerPerError, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold(" -1--2--#                    ")
                 //                             -1--2--#
@@ -269,7 +267,7 @@ struct RetryWhenConformanceTests {
     }
 
     @Test("should not break unsubscription chains when unsubscribed explicitly", arguments: variants, forms) func shouldNotBreakUnsubscriptionChainsWhenUnsubscribedExplicitly(_ variant: DeliveryVariant, _ form: RetryWhenForm) {
-        withKnownIssue(Self.triggerPerError) {
+        withKnownDifference(.retryTriggerPerError, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold(" -1--2--#                    ")
                 //                             -1--2--#

@@ -76,8 +76,6 @@ struct ShareConformanceTests {
     static let variants = DeliveryVariant.allCases
     static let configurations = ShareConfiguration.allCases
     static let noResetConfigurations = ShareNoResetConfiguration.allCases
-    static let loopRefused: Comment = "difference: a connection that would close a loop in the graph is refused with SignalBindError.loop, through `deferred` too (docs/guarantees.md), so the multi's own branch inside `withLatestFrom` ends the result with that error; RxJS lets the re-entrant subscription through"
-    static let keepsEnd: Comment = "difference: a multi keeps its upstream's end and gives it to every later branch (SignalMulti's doc comment), without activating the upstream again: RxJS's resetOnError/resetOnComplete false; share() resets and subscribes the source again"
 
     @Test("should mirror a simple source Observable", arguments: variants, configurations) func shouldMirrorASimpleSourceObservable(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
         marbleTest(variant) { m in
@@ -121,7 +119,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should retry just fine", arguments: variants, configurations) func shouldRetryJustFine(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" ---a--b--c--d--e--#                  ")
                 let e1subs = [
@@ -277,7 +275,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should be retryable when cold source is synchronous", arguments: variants, configurations) func shouldBeRetryableWhenColdSourceIsSynchronous(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("(123#)")
                 let shared = configuration.share(source.signal)
@@ -289,7 +287,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should be repeatable when cold source is synchronous", arguments: variants, configurations) func shouldBeRepeatableWhenColdSourceIsSynchronous(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("(123|)")
                 let shared = configuration.share(source.signal)
@@ -301,7 +299,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should be retryable", arguments: variants, configurations) func shouldBeRetryable(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-#                        ")
                 let shared = configuration.share(source.signal)
@@ -317,7 +315,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should be repeatable", arguments: variants, configurations) func shouldBeRepeatable(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("-1-2-3----4-|                        ")
                 let shared = configuration.share(source.signal)
@@ -351,7 +349,7 @@ struct ShareConformanceTests {
         // `resetOnError` off, `resetOnComplete` left on: each completion of `take(3)` is
         // repeated on a fresh connection. `multicast()` keeps the completion too, which RxJS
         // resets.
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("---a---b---c---d---e---f----#")
                 let expected = "  ---a---b---c---d---e---f----#"
@@ -371,7 +369,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should not fail on reentrant subscription", arguments: variants, configurations) func shouldNotFailOnReentrantSubscription(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownIssue(Self.loopRefused) {
+        withKnownDifference(.loopRefused, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let source = m.cold("(123|)")
                 let subs = "       (^!)  "
@@ -392,7 +390,7 @@ struct ShareConformanceTests {
     @Test("should not reset on complete if configured to do so", arguments: variants, noResetConfigurations) func shouldNotResetOnCompleteIfConfiguredToDoSo(_ variant: DeliveryVariant, _ configuration: ShareNoResetConfiguration) {
         // `resetOnComplete` off, `resetOnError` left on: the source's errors are retried.
         // `multicast()` keeps the completion as asked, but keeps the error too, which RxJS resets.
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("---a---b---c---#                          ")
                 let expected = "   ---a---b---c------a---b---c------a---b---|"
@@ -425,7 +423,7 @@ struct ShareConformanceTests {
     @Test("should not reset on refCount 0 if configured to do so", arguments: variants, noResetConfigurations) func shouldNotResetOnRefCount0IfConfiguredToDoSo(_ variant: DeliveryVariant, _ configuration: ShareNoResetConfiguration) {
         // `resetOnRefCountZero` off, the end resets left on: the error is retried and the
         // completion repeated, each on a fresh connection. `multicast()` keeps both ends.
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---v---v---v---E--v---v---v---C---v----v------v---")
                 let expected = "    ---v---v---v------v---v---v-------v----v----      "

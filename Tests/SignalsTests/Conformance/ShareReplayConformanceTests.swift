@@ -18,8 +18,6 @@ import Testing
 @Suite("playback(), continuousWhileActive() — rxjs spec/operators/shareReplay-spec.ts")
 struct ShareReplayConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let keepsEnd: Comment = "difference: a multi keeps its source's end, so a branch made after an error gets the cached values and the error (SignalMulti's doc comment); RxJS's `shareReplay` forgets a failed subject and subscribes the source again"
-    static let restartsAfterEnd: Comment = "difference: `continuousWhileActive()` starts afresh on every activation, after the end too, and drops its latest value when the end arrives (a late branch gets only the end: SignalMulti's doc comment); RxJS's `shareReplay({ refCount: true })` keeps a completed subject and replays it"
 
     @Test("should mirror a simple source Observable", arguments: variants) func shouldMirrorASimpleSourceObservable(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -139,7 +137,7 @@ struct ShareReplayConformanceTests {
     }
 
     @Test("should completely restart for subsequent subscriptions if source errors, bufferSize=2", arguments: variants) func shouldCompletelyRestartForSubsequentSubscriptionsIfSourceErrorsBufferSize2(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("    -1-2-----3-#               ")
                 let sourceSubs1 = "      ^----------!               "
@@ -160,7 +158,7 @@ struct ShareReplayConformanceTests {
     }
 
     @Test("should be retryable, bufferSize=2", arguments: variants) func shouldBeRetryableBufferSize2(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.keepsEnd) {
+        withKnownDifference(.multiKeepsEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 var subs: [String] = []
                 let source = m.cold("    -1-2-----3-#                      ")
@@ -210,7 +208,7 @@ struct ShareReplayConformanceTests {
     }
 
     @Test("should not restart due to unsubscriptions if refCount is true when the source has completed", arguments: variants) func shouldNotRestartDueToUnsubscriptionsIfRefCountIsTrueWhenTheSourceHasCompleted(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.restartsAfterEnd) {
+        withKnownDifference(.continuousWhileActiveRestarts, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("a-(b|)         ")
                 let sourceSubs = "   ^-!            "
@@ -243,7 +241,7 @@ struct ShareReplayConformanceTests {
     }
 
     @Test("should not skip values on a sync source", arguments: variants) func shouldNotSkipValuesOnASyncSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Connectable.eager) {
+        withKnownDifference(.cachingMultiActiveWhileHeld, shownBy: .diagram) {
             marbleTest(variant) { m in
                 let a = Signal<String>.from(["a", "b", "c", "d"], delivery: variant)
                 let x = m.cold("  x-------x")

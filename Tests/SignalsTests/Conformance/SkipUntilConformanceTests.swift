@@ -13,10 +13,9 @@ import Testing
 @Suite("skipUntil — rxjs spec/operators/skipUntil-spec.ts")
 struct SkipUntilConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let inputsHeld: Comment = "difference: skipUntil keeps the trigger connected until its result ends (an operator holds its inputs through its node for its whole life; docs/operators.md, Conformance); RxJS unsubscribes the trigger at its first value"
 
     @Test("should skip values until another observable notifies", arguments: variants) func shouldSkipValuesUntilAnotherObservableNotifies(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("    --a--b--c--d--e----|")
                 let e1subs =   "    ^------------------!"
@@ -31,7 +30,7 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should emit elements after notifier emits", arguments: variants) func shouldEmitElementsAfterNotifierEmits(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("    --a--b--c--d--e--|")
                 let e1subs =   "    ^----------------!"
@@ -129,7 +128,7 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should not complete if hot source observable does not complete", arguments: variants) func shouldNotCompleteIfHotSourceObservableDoesNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  -                ")
                 let e1subs =   "^---------------!"
@@ -144,7 +143,7 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should not complete if cold source observable never completes", arguments: variants) func shouldNotCompleteIfColdSourceObservableNeverCompletes(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" -                ")
                 let e1subs =   "^---------------!"
@@ -237,7 +236,7 @@ struct SkipUntilConformanceTests {
     }
 
     @Test("should unsubscribe the notifier after its first nexted value", arguments: variants) func shouldUnsubscribeTheNotifierAfterItsFirstNextedValue(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.inputsHeld) {
+        withKnownDifference(.inputsHeldUntilEnd, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -^-o---o---o---o---o---o---|")
                 let notifier = m.hot("-^--------n--n--n--n--n--n-|")

@@ -6,7 +6,6 @@ import Testing
 @Suite("takeLast — rxjs spec/operators/takeLast-spec.ts")
 struct TakeLastConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let takeZero: Comment = "difference: takeLast(0) subscribes and ends when, and as, the source ends (RxSwift's rule), not on subscription (RxJS's EMPTY); where the two disagree the operator keeps its rule (doc comment; docs/operators.md, Counts and durations)"
 
     @Test("should take two values of an observable with many values", arguments: variants) func shouldTakeTwoValuesOfAnObservableWithManyValues(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -49,7 +48,7 @@ struct TakeLastConformanceTests {
     }
 
     @Test("should not take any values", arguments: variants) func shouldNotTakeAnyValues(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.takeZero) {
+        withKnownDifference(.takeLastZeroWaitsForEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a-----b----c---d--|")
                 let expected =   "|"
@@ -61,7 +60,7 @@ struct TakeLastConformanceTests {
     }
 
     @Test("should not take any values if provided with negative value", arguments: variants) func shouldNotTakeAnyValuesIfProvidedWithNegativeValue(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.takeZero) {
+        withKnownDifference(.takeLastZeroWaitsForEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.cold(" --a-----b----c---d--|")
                 let expected =   "|"
@@ -93,7 +92,7 @@ struct TakeLastConformanceTests {
     }
 
     @Test("should be empty on takeLast(0)", arguments: variants) func shouldBeEmptyOnTakeLast0(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.takeZero) {
+        withKnownDifference(.takeLastZeroWaitsForEnd, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("--a--^--b----c---d--|")
                 let expected =   "   |"

@@ -9,7 +9,6 @@ import Testing
 @Suite("takeUntil — rxjs spec/operators/takeUntil-spec.ts")
 struct TakeUntilConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let connectsBoth: Comment = "difference: takeUntil connects its trigger first, as RxJS does, and a trigger that sends as it is connected ends the result before any of the source's values, but both inputs are connected in the same activation pass, so the source is subscribed and released at once; RxJS never subscribes the source then (docs/operators.md, Semantics)"
 
     @Test("should take values until notifier emits", arguments: variants) func shouldTakeValuesUntilNotifierEmits(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -64,7 +63,7 @@ struct TakeUntilConformanceTests {
     }
 
     @Test("should complete without subscribing to the source when notifier synchronously emits", arguments: variants) func shouldCompleteWithoutSubscribingToTheSourceWhenNotifierSynchronouslyEmits(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.connectsBoth) {
+        withKnownDifference(.takeUntilConnectsBoth, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let e1 = m.hot("  ----a--|")
                 let e2 = Signal.just(1, 2, 3, delivery: variant)

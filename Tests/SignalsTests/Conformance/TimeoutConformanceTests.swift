@@ -42,7 +42,6 @@ private extension Signal {
 @Suite("timeout — rxjs spec/operators/timeout-spec.ts")
 struct TimeoutConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let releasedAtEnd = "difference: the source is released when an end reaches the subscriber, not when timeout ends it (docs/operators.md, Conformance: a graph is torn down from its output)"
     static let timeoutError = SignalOperatorError.timeout
 
     /// RxJS's hand-written check: subscribes to `result` (made by `makeResult` from the cold
@@ -233,7 +232,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("  -------a--b--|")
                 let sourceSubs = "     ^----!        "
@@ -250,7 +249,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then subscribe to the passed observable when source emits", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenSubscribeToThePassedObservableWhenSourceEmits(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b------c---|")
                 let t = m.time("             ----|       ")
@@ -267,7 +266,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should allow unsubscribing explicitly and early (third case, with a fallback)", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarlyThirdCase(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b-----c----|")
                 let t = m.time("             ----|       ")
@@ -285,7 +284,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should not break unsubscription chain when unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainWhenUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b-----c----|")
                 let t = m.time("      ----|              ")
@@ -322,7 +321,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source is empty", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------|      ")
                 let t = m.time("      ----------|         ")
@@ -339,7 +338,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source does not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceDoesNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  --a--b--------c--d--|")
                 let t = m.time("           ----|           ")
@@ -356,7 +355,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source raises error after timeout", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceRaisesErrorAfterTimeout(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------#      ")
                 let t = m.time("      ----------|         ")
@@ -373,7 +372,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source emits but not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceEmitsButNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------|      ")
                 let t = m.time("      -----------|        ")
@@ -529,7 +528,7 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout at a specified date then subscribe to the passed observable", arguments: variants) func shouldTimeoutAtASpecifiedDateThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("  -")
                 let sourceSubs = "     ^---------!           "

@@ -34,10 +34,9 @@ private extension Signal {
 @Suite("timeout, continuing with another signal — rxjs spec/operators/timeoutWith-spec.ts")
 struct TimeoutWithConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let releasedAtEnd = "difference: the source is released when an end reaches the subscriber, not when timeout ends it (docs/operators.md, Conformance: a graph is torn down from its output)"
 
     @Test("should timeout after a specified period then subscribe to the passed observable", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("  -------a--b--|")
                 let sourceSubs = "   ^----!        "
@@ -54,7 +53,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then subscribe to the passed observable when source emits", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenSubscribeToThePassedObservableWhenSourceEmits(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b------c---|")
                 let t = m.time("             ----|       ")
@@ -71,7 +70,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should allow unsubscribing explicitly and early", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b-----c----|")
                 let t = m.time("             ----|       ")
@@ -89,7 +88,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should not break unsubscription chain when unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainWhenUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  ---a---b-----c----|")
                 let t = m.time("      ----|              ")
@@ -126,7 +125,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source is empty", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------|      ")
                 let t = m.time("      ----------|         ")
@@ -143,7 +142,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source does not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceDoesNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  --a--b--------c--d--|")
                 let t = m.time("           ----|           ")
@@ -160,7 +159,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source raises error after timeout", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceRaisesErrorAfterTimeout(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------#      ")
                 let t = m.time("      ----------|         ")
@@ -177,7 +176,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source emits but not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceEmitsButNotComplete(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.hot("  -------------|      ")
                 let t = m.time("      -----------|        ")
@@ -236,7 +235,7 @@ struct TimeoutWithConformanceTests {
     }
 
     @Test("should timeout at a specified date then subscribe to the passed observable", arguments: variants) func shouldTimeoutAtASpecifiedDateThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Comment(rawValue: Self.releasedAtEnd)) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("  -")
                 let sourceSubs = "     ^---------!           "

@@ -15,10 +15,9 @@ import Testing
 @Suite("window(count:skip:) — rxjs spec/operators/windowCount-spec.ts")
 struct WindowCountConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let opensAtValues: Comment = "difference: a window opens at a value, the first and then every skip-th (window(count:skip:)'s doc comment, CwlSignal's rule), so none is delivered on subscription or after the last one closes; RxJS opens one on subscription and a new one as each skip-th value passes"
 
     @Test("should emit windows with count 3, no skip specified", arguments: variants) func shouldEmitWindowsWithCount3NoSkipSpecified(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.hot("---a---b---c---d---e---f---g---h---i---|")
                 let sourceSubs = "^--------------------------------------!"
@@ -36,7 +35,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should emit windows with count 2 and skip 1", arguments: variants) func shouldEmitWindowsWithCount2AndSkip1(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.hot("^-a--b--c--d--|")
                 let subs = "      ^-------------!"
@@ -55,7 +54,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should emit windows with count 2, and skip unspecified", arguments: variants) func shouldEmitWindowsWithCount2AndSkipUnspecified(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.hot("--a--b--c--d--e--f--|")
                 let subs = "      ^-------------------!"
@@ -73,7 +72,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should return empty if source is empty", arguments: variants) func shouldReturnEmptyIfSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.cold("|")
                 let subs = "       (^!)"
@@ -88,7 +87,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should return Never if source if Never", arguments: variants) func shouldReturnNeverIfSourceIfNever(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 // RxJS records one window and nothing in it by frame 1, cancelling the window's
                 // subscription before the outer one: the inner diagram is empty.
@@ -102,7 +101,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should propagate error from a just-throw source", arguments: variants) func shouldPropagateErrorFromAJustThrowSource(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.cold("  #")
                 let subs = "         (^!)"
@@ -117,7 +116,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should raise error if source raises error", arguments: variants) func shouldRaiseErrorIfSourceRaisesError(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 let source = m.hot("--a--b--c--d--e--f--#")
                 let subs = "      ^-------------------!"
@@ -138,7 +137,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should dispose of inner windows once outer is unsubscribed early", arguments: variants) func shouldDisposeOfInnerWindowsOnceOuterIsUnsubscribedEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 // RxJS's event lists as diagrams: windows at frames 0, 2, 5 and 8, each recorded
                 // until frame 9, when the outer subscription is cancelled.
@@ -155,7 +154,7 @@ struct WindowCountConformanceTests {
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.opensAtValues) {
+        withKnownDifference(.windowOpensAtValues, shownBy: .innerSignals) {
             marbleTest(variant) { m in
                 // RxJS's event lists as diagrams: windows at frames 0, 2, 5 and 8, each recorded
                 // until frame 9, when the outer subscription is cancelled.

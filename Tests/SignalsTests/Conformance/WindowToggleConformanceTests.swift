@@ -17,10 +17,6 @@ import Testing
 @Suite("window(windows:) — rxjs spec/operators/windowToggle-spec.ts")
 struct WindowToggleConformanceTests {
     static let variants = DeliveryVariant.allCases
-    static let windowsEnd: Comment = "difference: window(windows:) ends when the signal of windows ends, closing the open windows (its doc comment); RxJS's windowToggle ignores the openings' completion and ends with the source"
-    static let anyEnd: Comment = "difference: a window closes when its signal sends a value or ends, whatever the end (window(windows:)'s doc comment, CwlSignal's rule); RxJS closes it on a value only: a completion leaves it open, an error fails the result"
-    static let ends: Comment = "difference: window(windows:) ends when the signal of windows ends, and a window closes when its signal sends a value or ends, whatever the end (its doc comment, CwlSignal's rules); RxJS ignores the openings' completion, closes a window on a value only and fails on a closing's error"
-    static let cancelled: Comment = "difference: a graph is torn down from its output (docs/operators.md, Conformance): cancelling the outer subscription releases the windows' inputs, so a window subscribed to again gets `.cancelled`; RxJS's released subject sends nothing"
 
     @Test("should emit windows governed by openings and closings", arguments: variants) func shouldEmitWindowsGovernedByOpeningsAndClosings(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
@@ -76,7 +72,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should emit windows using varying cold closings", arguments: variants) func shouldEmitWindowsUsingVaryingColdClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold("    --x-----------y--------z---|            ")
                 let e2subs = "     ^--------------------------!            "
@@ -110,7 +106,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should emit windows using varying hot closings", arguments: variants) func shouldEmitWindowsUsingVaryingHotClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold("    --x-----------y--------z---|           ")
                 let e2subs = "     ^--------------------------!           "
@@ -144,7 +140,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should emit windows using varying empty delayed closings", arguments: variants) func shouldEmitWindowsUsingVaryingEmptyDelayedClosings(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.anyEnd) {
+        withKnownDifference(.anyEndCloses, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold("    --x-----------y--------z---|           ")
                 let e2subs = "     ^--------------------------!           "
@@ -170,49 +166,53 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should emit windows using varying cold closings, outer unsubscribed early", arguments: variants) func shouldEmitWindowsUsingVaryingColdClosingsOuterUnsubscribedEarly(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            // RxJS records each window until frame 17, cancelling the windows' subscriptions
-            // and then the outer one: its event lists, as diagrams.
-            let openings = m.cold("--x-----------y--------z---|")
-            let close = [m.cold("-------------s---|"), m.cold("-----(s|)"), m.cold("---------------(s|)")]
-            let source = m.hot("--a--^---b---c---d---e---f---g---h------|")
-            let i = SelectorIndex()
-            let result = source.signal.window(windows: openings.signal.map { _ in i.pick(close) })
-            let x = m.cold("--b---c---d--|")
-            let y = m.cold("--e")
-            m.expectInnerSignals(result, unsubscription: "^----------------!").toBe("--x-----------y", values: ["x": x, "y": y])
-            m.expectSubscriptions(source.subscriptions).toBe("^----------------!")
-            m.expectSubscriptions(openings.subscriptions).toBe("^----------------!")
-            m.expectSubscriptions(close[0].subscriptions).toBe("--^------------!")
-            m.expectSubscriptions(close[1].subscriptions).toBe("--------------^--!")
-            m.expectSubscriptions(close[2].subscriptions).toBe([])
+        withKnownDifference(.tornDownFromOutput, shownBy: .innerSignals) {
+            marbleTest(variant) { m in
+                // RxJS records each window until frame 17, cancelling the windows' subscriptions
+                // and then the outer one: its event lists, as diagrams.
+                let openings = m.cold("--x-----------y--------z---|")
+                let close = [m.cold("-------------s---|"), m.cold("-----(s|)"), m.cold("---------------(s|)")]
+                let source = m.hot("--a--^---b---c---d---e---f---g---h------|")
+                let i = SelectorIndex()
+                let result = source.signal.window(windows: openings.signal.map { _ in i.pick(close) })
+                let x = m.cold("--b---c---d--|")
+                let y = m.cold("--e")
+                m.expectInnerSignals(result, unsubscription: "^----------------!").toBe("--x-----------y", values: ["x": x, "y": y])
+                m.expectSubscriptions(source.subscriptions).toBe("^----------------!")
+                m.expectSubscriptions(openings.subscriptions).toBe("^----------------!")
+                m.expectSubscriptions(close[0].subscriptions).toBe("--^------------!")
+                m.expectSubscriptions(close[1].subscriptions).toBe("--------------^--!")
+                m.expectSubscriptions(close[2].subscriptions).toBe([])
+            }
         }
     }
 
     @Test("should not break unsubscription chains when result is unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainsWhenResultIsUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        marbleTest(variant) { m in
-            // RxJS records each window until frame 15, cancelling the windows' subscriptions
-            // and then the outer one: its event lists, as diagrams.
-            let openings = m.cold("--x-----------y--------z---|")
-            let close = [m.cold("---------------s--|"), m.cold("----(s|)"), m.cold("---------------(s|)")]
-            let source = m.hot("--a--^---b---c---d---e---f---g---h------|")
-            let i = SelectorIndex()
-            let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
-                .window(windows: openings.signal.map { _ in i.pick(close) })
-                .flatMap { Signal.just($0, delivery: variant) }
-            let x = m.cold("--b---c---d")
-            let y = m.cold("")
-            m.expectInnerSignals(result, unsubscription: "^--------------!").toBe("--x-----------y", values: ["x": x, "y": y])
-            m.expectSubscriptions(source.subscriptions).toBe("^--------------!")
-            m.expectSubscriptions(openings.subscriptions).toBe("^--------------!")
-            m.expectSubscriptions(close[0].subscriptions).toBe("--^------------!")
-            m.expectSubscriptions(close[1].subscriptions).toBe("--------------^!")
-            m.expectSubscriptions(close[2].subscriptions).toBe([])
+        withKnownDifference(.tornDownFromOutput, shownBy: .innerSignals) {
+            marbleTest(variant) { m in
+                // RxJS records each window until frame 15, cancelling the windows' subscriptions
+                // and then the outer one: its event lists, as diagrams.
+                let openings = m.cold("--x-----------y--------z---|")
+                let close = [m.cold("---------------s--|"), m.cold("----(s|)"), m.cold("---------------(s|)")]
+                let source = m.hot("--a--^---b---c---d---e---f---g---h------|")
+                let i = SelectorIndex()
+                let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
+                    .window(windows: openings.signal.map { _ in i.pick(close) })
+                    .flatMap { Signal.just($0, delivery: variant) }
+                let x = m.cold("--b---c---d")
+                let y = m.cold("")
+                m.expectInnerSignals(result, unsubscription: "^--------------!").toBe("--x-----------y", values: ["x": x, "y": y])
+                m.expectSubscriptions(source.subscriptions).toBe("^--------------!")
+                m.expectSubscriptions(openings.subscriptions).toBe("^--------------!")
+                m.expectSubscriptions(close[0].subscriptions).toBe("--^------------!")
+                m.expectSubscriptions(close[1].subscriptions).toBe("--------------^!")
+                m.expectSubscriptions(close[2].subscriptions).toBe([])
+            }
         }
     }
 
     @Test("should dispose window Subjects if the outer is unsubscribed early", arguments: variants) func shouldDisposeWindowSubjectsIfTheOuterIsUnsubscribedEarly(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.cancelled) {
+        withKnownDifference(.tornDownFromOutput, shownBy: .expectation, .innerSignals) {
             marbleTest(variant) { m in
                 // RxJS records the window until frame 9 (its subscription outlives the outer one,
                 // cancelled at frame 9), then subscribes to it again at frame 15 and expects nothing.
@@ -360,7 +360,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should handle never", arguments: variants) func shouldHandleNever(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold(" --o-----o------o-----o---o-----|             ")
                 let e2subs = "  ^------------------------------!             "
@@ -399,7 +399,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should handle a never closing Observable", arguments: variants) func shouldHandleANeverClosingObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.windowsEnd) {
+        withKnownDifference(.windowsEndEndsResult, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold("    ---o---------------o-----------|    ")
                 let e2subs = "     ^------------------------------!    "
@@ -436,7 +436,7 @@ struct WindowToggleConformanceTests {
     }
 
     @Test("should handle empty closing observable", arguments: variants) func shouldHandleEmptyClosingObservable(_ variant: DeliveryVariant) {
-        withKnownIssue(Self.ends) {
+        withKnownDifference(.windowsEndEndsResult, .anyEndCloses, shownBy: .subscriptions, .innerSignals) {
             marbleTest(variant) { m in
                 let e2 = m.cold("    ---o---------------o-----------|    ")
                 let e2subs = "     ^------------------------------!    "

@@ -12,9 +12,11 @@ import Testing
 //
 // Each inner signal is subscribed inside the handler that receives it, as Signals' windows and
 // groups require (a value sent to one with no subscriber is dropped). At the unsubscription
-// frame (`!`) the outer output is cancelled and recording stops for every inner one too: the
-// graph that feeds them is gone, which Signals shows as `.cancelled` where RxJS's inner
-// subjects just fall silent.
+// frame (`!`) the outer output is cancelled and the outer recording stops; the inner ones go on
+// until the clock stops, as RxJS's `materializeInnerObservable` subscribes each inner
+// observable on its own. In Signals the graph that feeds them is gone with the outer output,
+// so they end there with `.cancelled` (a known difference: `.tornDownFromOutput`), where
+// RxJS's inner subjects fall silent or, for groupBy's groups, go on.
 
 /// An inner signal's events, frames counted from the frame it was delivered.
 struct InnerDiagram<T: Sendable & Equatable>: Sendable, Equatable {
@@ -48,7 +50,10 @@ final class InnerSignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unche
         /// Each inner signal's events, relative to the frame it arrived.
         var inner: [[MarbleRecord<T>]] = []
         var innerOutputs: [SignalOutput<T>] = []
+        /// The outer signal is recorded until the unsubscription frame.
         var open = true
+        /// The inner signals are recorded until the clock stops.
+        var innersOpen = true
     }
     private final class Box: Sendable {
         let state = Mutex(Recording())
@@ -84,7 +89,7 @@ final class InnerSignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unche
                         case .failure(let e): .end(End(e))
                         }
                         box.state.withLock { rec in
-                            if rec.open { rec.inner[index].append(MarbleRecord(frame: at, event: event)) }
+                            if rec.innersOpen { rec.inner[index].append(MarbleRecord(frame: at, event: event)) }
                         }
                     }
                     box.state.withLock { $0.innerOutputs.append(innerOutput) }
@@ -124,6 +129,7 @@ final class InnerSignalExpectation<T: Sendable & Equatable>: MarbleCheck, @unche
     func stop() {
         let outputs = box.state.withLock { r -> [SignalOutput<T>] in
             r.open = false
+            r.innersOpen = false
             defer { r.innerOutputs = [] }
             return r.innerOutputs
         }

@@ -72,12 +72,15 @@ import Testing
 //   synchronous JS subject re-entering, TypeScript typings) are not ported: list each by its
 //   spec name, with the reason, in a comment at the top of the file. Anything else is ported.
 // * A case where Signals chooses otherwise on purpose (documented in README.md or
-//   docs/operators.md) stays, wrapped in `withKnownIssue("difference: <reason>") { … }`; never
-//   skip it silently. A case that shows a defect is wrapped in
-//   `withKnownIssue("defect: <what>") { … }` until the defect is fixed. `withKnownIssue` is not
-//   intermittent by default: once the issue no longer occurs, the test fails ("Known issue was
-//   not recorded"; MarbleKitTests.mismatchPrintsBothDiagrams relies on the same rule), which
-//   forces the marker's removal. Where a case differs on one variant only, pass `when:`.
+//   docs/operators.md) stays, wrapped in `withKnownDifference(.reason, shownBy: .check) { … }`
+//   (Kit/KnownDifferences.swift); never skip it silently. The reason is one of the registry
+//   there (add it there, "difference: …", if none says it; a defect is "defect: …" until it is
+//   fixed), and `shownBy:` names the checks the difference shows in (`.diagram`,
+//   `.subscriptions`, `.innerSignals`, `.expectation`): an issue from any other check fails the
+//   test, so a difference in a subscription log does not hide the value diagram. The marker is
+//   not intermittent: once the issue no longer occurs, the test fails ("Known issue was not
+//   recorded"; MarbleKitTests.mismatchPrintsBothDiagrams relies on the same rule), which forces
+//   its removal. Where a case differs on one variant or form only, pass `when:`.
 // * A throwing closure is the operator's overload on `throws` (`map { (x: String) throws ->
 //   String in … }`: annotate the closure so the throwing form is picked); RxJS's seedless
 //   `scan`/`reduce` are `scan(_:)`/`reduce(_:)`. A case that needs a form Signals still lacks
