@@ -11,6 +11,12 @@ package enum InstructionCase: String, CaseIterable, Sendable {
     /// send → 10 fused `.direct` maps → sink, per value (the script derives the cost of one
     /// extra stage as (chain − send-map) / 9).
     case chain
+    /// send → filter (every other value passes) → sink, per value sent.
+    case sendFilter = "send-filter"
+    /// send → compactMap (every other value is nil) → sink, per value sent.
+    case sendCompactMap = "send-compactmap"
+    /// send → scan (a running sum) → sink, per value.
+    case sendScan = "send-scan"
     /// A handler that sends the next value into its own input until `iterations` values have
     /// been delivered: the re-entrant send, per value.
     case reentrant
@@ -47,6 +53,15 @@ package enum InstructionCase: String, CaseIterable, Sendable {
             var s = signal
             for _ in 0..<(self == .chain ? Self.chainStages : 1) { s = s.map { $0 &+ 1 } }
             outputs.append(s.subscribeValues { sink.sum &+= $0 })
+            for i in 0..<iterations { input.send(value: i) }
+        case .sendFilter:
+            outputs.append(signal.filter { $0 & 1 == 0 }.subscribeValues { sink.sum &+= $0 })
+            for i in 0..<iterations { input.send(value: i) }
+        case .sendCompactMap:
+            outputs.append(signal.compactMap { $0 & 1 == 0 ? $0 &+ 1 : nil }.subscribeValues { sink.sum &+= $0 })
+            for i in 0..<iterations { input.send(value: i) }
+        case .sendScan:
+            outputs.append(signal.scan(initialValue: 0) { $0 &+ $1 }.subscribeValues { sink.sum &+= $0 })
             for i in 0..<iterations { input.send(value: i) }
         case .reentrant:
             outputs.append(signal.subscribeValues { v in
