@@ -20,18 +20,26 @@ extension Signal {
     /// Emits the smallest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`min`).
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - areInIncreasingOrder: true if its first argument comes before its second.
     /// - Returns: the signal of the smallest value.
     @inlinable
-    public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder(candidate, $0) } ?? true }
+    public func min<Failure: Error>(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        keptValue(context: context) { (candidate: T, kept: T) throws(Failure) -> Bool in try areInIncreasingOrder(candidate, kept) }
     }
 
     /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`max`).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -39,8 +47,8 @@ extension Signal {
     ///   - areInIncreasingOrder: true if its first argument comes before its second.
     /// - Returns: the signal of the largest value.
     @inlinable
-    public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder($0, candidate) } ?? true }
+    public func max<Failure: Error>(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        keptValue(context: context) { (candidate: T, kept: T) throws(Failure) -> Bool in try areInIncreasingOrder(kept, candidate) }
     }
 
     /// Emits the smallest value when the signal completes (`min`).
@@ -61,24 +69,6 @@ extension Signal {
     @inlinable
     public func max(context: Exec = .direct) -> Signal<T> where T: Comparable {
         max(context: context) { $0 < $1 }
-    }
-
-    /// The one value of `min`, `max` and `last(where:)`: a value replaces the kept one when
-    /// `keeps(candidate, kept)` is true (`kept` is nil until a value is kept); the kept value is
-    /// emitted before the completion. Errors and cancellation pass through without it.
-    @inlinable
-    func keptValue(context: Exec, _ keeps: @escaping @Sendable (T, T?) -> Bool) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (kept: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if keeps(v, kept) { kept = v }
-            case .failure(.complete):
-                if let k = kept { next.send(value: k) }
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
     }
 
     /// Emits the sum of the values (zero if none) when the signal completes (`sum`).
@@ -116,18 +106,9 @@ extension Signal {
     /// Emits `false` and completes at the first value for which `predicate` is false, or `true`
     /// when the signal completes (`all`, `allSatisfy`).
     ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - predicate: the test each value is checked against.
-    /// - Returns: the signal of the verdict.
-    @inlinable
-    public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        verdict(context: context, decidedBy: false, predicate)
-    }
-
-    /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
-    /// when the signal completes (`contains(where:)`, `any`).
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -135,29 +116,25 @@ extension Signal {
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the verdict.
     @inlinable
-    public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        verdict(context: context, decidedBy: true, predicate)
+    public func all<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: false, predicate)
     }
 
-    /// The verdict of `all` and `contains(where:)`: emits `decisive` and completes at the first
-    /// value for which `predicate` returns `decisive`, or emits `!decisive` when the signal
-    /// completes. Errors and cancellation pass through without a verdict.
+    /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
+    /// when the signal completes (`contains(where:)`, `any`).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the verdict.
     @inlinable
-    func verdict(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) == decisive {
-                    next.send(value: decisive)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: !decisive)
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+    public func contains<Failure: Error>(context: Exec = .direct, where predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: true, predicate)
     }
 
     /// Emits whether the signal sends `value` (`contains`).
@@ -176,27 +153,29 @@ extension Signal {
     /// without one, then completes (`find`). Unlike `first(where:)`, it always emits once on
     /// completion.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the value found, or nil.
     @inlinable
-    public func find(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T?> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T?>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) {
-                    next.send(value: v)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: nil)
+    public func find<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T?> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T?>) throws(Failure) in
+                guard try predicate(v) else { return false }
+                next.send(value: v)
                 next.complete()
-            case .failure(let e):
+                return true
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T?>) throws(Failure) in
+                if case .complete = e { next.send(value: nil) }
                 next.send(end: e)
-            }
-        }
+            })
     }
 
     /// Emits whether this signal and `other` send equal values in the same order and the same
@@ -340,20 +319,29 @@ extension Signal {
 
     /// Calls `action` with each value as it passes (`do(onNext:)`, `handleEvents`).
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - action: runs with each value.
     /// - Returns: this signal's results, unchanged.
     @inlinable
-    public func onValue(context: Exec = .direct, _ action: @escaping @Sendable (T) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            if case .success(let v) = r { action(v) }
-            next.send(result: r)
+    public func onValue<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (T) throws(Failure) -> Void) -> Signal<T> {
+        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+            try action(v)
+            next.send(value: v)
+            return false
         }
     }
 
     /// Calls `action` with the end as it passes (`do(onCompleted:onError:)`).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -361,14 +349,24 @@ extension Signal {
     ///   - action: runs with the end.
     /// - Returns: this signal's results, unchanged.
     @inlinable
-    public func onEnd(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            if case .failure(let e) = r { action(e) }
-            next.send(result: r)
-        }
+    public func onEnd<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) throws(Failure) -> Void) -> Signal<T> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+                next.send(value: v)
+                return false
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                try action(e)
+                next.send(end: e)
+            })
     }
 
     /// Calls `action` with each result (value or end) as it passes.
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -376,11 +374,18 @@ extension Signal {
     ///   - action: runs with each value and the end.
     /// - Returns: this signal's results, unchanged.
     @inlinable
-    public func onResult(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            action(r)
-            next.send(result: r)
-        }
+    public func onResult<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) throws(Failure) -> Void) -> Signal<T> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+                try action(.success(v))
+                next.send(value: v)
+                return false
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                try action(.failure(e))
+                next.send(end: e)
+            })
     }
 
     /// Logs activation, each value, the end and deactivation, prefixed with `identifier`

@@ -1,5 +1,8 @@
 // Filtering operators. `filter` and `compactMap` are in the core.
 //
+// Each operator with a closure is one implementation for both closure kinds: the closure is
+// `throws(Failure)`, `Failure == Never` for one that does not throw (`throwingStage`).
+//
 // State: each stateful operator keeps a small value (a count, a flag, the last value, a ring
 // of values) in the per-activation state of `transform(initialState:)` or
 // `combine(initialState:)`; none takes a lock of its own.
@@ -7,8 +10,49 @@
 extension Signal {
     // MARK: - Picking one value
 
+    // `first`, `last` and `single` without a predicate: a generic `Failure` has no default
+    // closure to be inferred from, so the form without one is its own overload.
+
+    /// Emits the first value, then completes; completes without a value if the signal ends
+    /// first (`first()` in Combine).
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of at most one value.
+    @inlinable
+    public func first(context: Exec = .direct) -> Signal<T> {
+        first(context: context) { _ in true }
+    }
+
+    /// Emits the last value when the signal completes; completes without a value if there was
+    /// none. Errors pass through without a value.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of at most one value.
+    @inlinable
+    public func last(context: Exec = .direct) -> Signal<T> {
+        last(context: context) { _ in true }
+    }
+
+    /// Emits the only value when the signal completes; fails with
+    /// `SignalOperatorError.moreThanOneElement` as soon as a second one arrives, and with
+    /// `.noElements` if the signal completes without one.
+    ///
+    /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
+    ///   delivery that reaches it).
+    /// - Returns: the signal of at most one value.
+    @inlinable
+    public func single(context: Exec = .direct) -> Signal<T> {
+        single(context: context) { _ in true }
+    }
+
     /// Emits the first value for which `predicate` is true, then completes; completes without a
     /// value if the signal ends first (`first(where:)` in Combine).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -16,17 +60,12 @@ extension Signal {
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of at most one value.
     @inlinable
-    public func first(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) {
-                    next.send(value: v)
-                    next.complete()
-                }
-            case .failure(let e):
-                next.send(end: e)
-            }
+    public func first<Failure: Error>(context: Exec = .direct, where predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+            guard try predicate(v) else { return false }
+            next.send(value: v)
+            next.complete()
+            return true
         }
     }
 
@@ -35,14 +74,27 @@ extension Signal {
     ///
     /// State: the latest matching value, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of at most one value.
     @inlinable
-    public func last(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
-        keptValue(context: context) { candidate, _ in predicate(candidate) }
+    public func last<Failure: Error>(context: Exec = .direct, where predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (kept: inout T?, v: T, _: SignalNext<T>) throws(Failure) in
+                if try predicate(v) { kept = v }
+                return false
+            },
+            end: { (kept: inout T?, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                if case .complete = e, let k = kept { next.send(value: k) }
+                next.send(end: e)
+            })
     }
 
     /// Emits the only value for which `predicate` is true when the signal completes. Fails with
@@ -51,33 +103,41 @@ extension Signal {
     ///
     /// State: the matching value, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of at most one value.
     @inlinable
-    public func single(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool = { _ in true }) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (found: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                guard predicate(v) else { return }
+    public func single<Failure: Error>(context: Exec = .direct, where predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (found: inout T?, v: T, next: SignalNext<T>) throws(Failure) in
+                guard try predicate(v) else { return false }
                 if found != nil {
                     next.send(end: .other(SignalOperatorError.moreThanOneElement))
-                } else {
-                    found = v
+                    return true
                 }
-            case .failure(.complete):
-                if let f = found {
-                    next.send(value: f)
-                    next.complete()
-                } else {
-                    next.send(end: .other(SignalOperatorError.noElements))
+                found = v
+                return false
+            },
+            end: { (found: inout T?, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                switch e {
+                case .complete:
+                    if let f = found {
+                        next.send(value: f)
+                        next.complete()
+                    } else {
+                        next.send(end: .other(SignalOperatorError.noElements))
+                    }
+                default:
+                    next.send(end: e)
                 }
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+            })
     }
 
     /// Emits the value at `index` (counting from zero), then completes; completes without a value
@@ -171,22 +231,22 @@ extension Signal {
     ///
     /// State: whether the gate has opened, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the remaining values.
     @inlinable
-    public func skipWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        transform(initialState: false, context: context) { (open: inout Bool, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if !open && predicate(v) { return }
-                open = true
-                next.send(value: v)
-            case .failure(let e):
-                next.send(end: e)
-            }
+    public func skipWhile<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(initialState: false, context: context) { (open: inout Bool, v: T, next: SignalNext<T>) throws(Failure) in
+            if !open, try predicate(v) { return false }
+            open = true
+            next.send(value: v)
+            return false
         }
     }
 
@@ -301,20 +361,24 @@ extension Signal {
     /// Emits values while `predicate` is true and completes at the first value for which it is
     /// false (`takeWhile`, `prefix(while:)`).
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the values taken.
     @inlinable
-    public func takeWhile(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) { next.send(value: v) } else { next.complete() }
-            case .failure(let e):
-                next.send(end: e)
+    public func takeWhile<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+            guard try predicate(v) else {
+                next.complete()
+                return true
             }
+            next.send(value: v)
+            return false
         }
     }
 
@@ -326,6 +390,10 @@ extension Signal {
     /// `predicate` runs once per value, serialized (never concurrently with itself), on
     /// `context`; nothing reaches it after the value that completed the result.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - inclusive: whether the value that fails `predicate` is sent before the completion.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -333,19 +401,15 @@ extension Signal {
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the values taken.
     @inlinable
-    public func takeWhile(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) {
-                    next.send(value: v)
-                } else {
-                    if inclusive { next.send(value: v) }
-                    next.complete()
-                }
-            case .failure(let e):
-                next.send(end: e)
+    public func takeWhile<Failure: Error>(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+            guard try predicate(v) else {
+                if inclusive { next.send(value: v) }
+                next.complete()
+                return true
             }
+            next.send(value: v)
+            return false
         }
     }
 
@@ -357,6 +421,10 @@ extension Signal {
     /// `predicate` runs once per value, serialized (never concurrently with itself), on
     /// `context`; nothing reaches it after the value that completed the result.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - inclusive: whether the value that makes `predicate` true is sent before the
     ///     completion.
@@ -365,8 +433,8 @@ extension Signal {
     ///   - predicate: true for the value that ends the result.
     /// - Returns: the signal of the values taken.
     @inlinable
-    public func takeUntil(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        takeWhile(inclusive: inclusive, context: context) { !predicate($0) }
+    public func takeUntil<Failure: Error>(inclusive: Bool, context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T> {
+        takeWhile(inclusive: inclusive, context: context) { (v: T) throws(Failure) -> Bool in try !predicate(v) }
     }
 
     /// Emits values until `trigger` sends its first value, then completes (`takeUntil`,

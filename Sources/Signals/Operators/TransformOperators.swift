@@ -67,6 +67,10 @@ extension Signal {
     ///
     /// State: the running result, in the stage's per-activation state.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - initialValue: the starting result.
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -74,12 +78,21 @@ extension Signal {
     ///   - combine: combines the running result with a value.
     /// - Returns: the signal of the result.
     @inlinable
-    public func reduce<U: Sendable>(
+    public func reduce<U: Sendable, Failure: Error>(
         initialValue: U,
         context: Exec = .direct,
-        _ combine: @escaping @Sendable (U, T) -> U
+        _ combine: @escaping @Sendable (U, T) throws(Failure) -> U
     ) -> Signal<U> {
-        accumulate(initialValue: initialValue, context: context, emitsEveryResult: false, combine)
+        throwingStage(
+            initialState: initialValue, context: context,
+            value: { (acc: inout U, v: T, _: SignalNext<U>) throws(Failure) in
+                acc = try combine(acc, v)
+                return false
+            },
+            end: { (acc: inout U, e: SignalEnd, next: SignalNext<U>) throws(Failure) in
+                if case .complete = e { next.send(value: acc) }
+                next.send(end: e)
+            })
     }
 
     /// Emits the first value as it is, then, for every later value, `combine` of the running
@@ -119,14 +132,27 @@ extension Signal {
     /// returns). Releasing the output (or cancelling it) deactivates the stage and lets the
     /// running result go.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - combine: combines the running result with a value.
     /// - Returns: the signal of the result (at most one value).
     @inlinable
-    public func reduce(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) -> T) -> Signal<T> {
-        accumulateSeedless(context: context, emitsEveryResult: false, combine)
+    public func reduce<Failure: Error>(context: Exec = .direct, _ combine: @escaping @Sendable (T, T) throws(Failure) -> T) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (acc: inout T?, v: T, _: SignalNext<T>) throws(Failure) in
+                if let a = acc { acc = try combine(a, v) } else { acc = v }
+                return false
+            },
+            end: { (acc: inout T?, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                if case .complete = e, let a = acc { next.send(value: a) }
+                next.send(end: e)
+            })
     }
 
     /// The running result of the seedless `scan` and `reduce`: the first value starts it.
@@ -361,22 +387,33 @@ extension Signal {
     /// Replaces the error of a `.other` end with `transform(error)`; values, `.complete` and
     /// `.cancelled` pass through (`mapError`).
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - transform: makes the new error from the old one.
     /// - Returns: the signal with errors replaced.
     @inlinable
-    public func mapErrors(
+    public func mapErrors<Failure: Error>(
         context: Exec = .direct,
-        _ transform: @escaping @Sendable (any Error) -> any Error
+        _ transform: @escaping @Sendable (any Error) throws(Failure) -> any Error
     ) -> Signal<T> {
-        self.transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .failure(.other(let error)): next.send(end: .other(transform(error)))
-            default: next.send(result: r)
-            }
-        }
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+                next.send(value: v)
+                return false
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                if case .other(let error) = e {
+                    next.send(end: .other(try transform(error)))
+                } else {
+                    next.send(end: e)
+                }
+            })
     }
 
     // MARK: - Dropping repeats
@@ -386,25 +423,25 @@ extension Signal {
     ///
     /// State: the last value let through, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - isEquivalent: true if the two values count as the same.
     /// - Returns: the signal of the values let through.
     @inlinable
-    public func distinctUntilChanged(
+    public func distinctUntilChanged<Failure: Error>(
         context: Exec = .direct,
-        by isEquivalent: @escaping @Sendable (T, T) -> Bool
+        by isEquivalent: @escaping @Sendable (T, T) throws(Failure) -> Bool
     ) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (last: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if let l = last, isEquivalent(l, v) { return }
-                last = v
-                next.send(value: v)
-            case .failure(let e):
-                next.send(end: e)
-            }
+        throwingStage(initialState: T?.none, context: context) { (last: inout T?, v: T, next: SignalNext<T>) throws(Failure) in
+            if let l = last, try isEquivalent(l, v) { return false }
+            last = v
+            next.send(value: v)
+            return false
         }
     }
 
@@ -448,24 +485,16 @@ extension Signal {
     /// lock; it may send into this graph's inputs (a re-entrant send is queued and delivered
     /// after it returns). Ends pass through at once.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - key: the key a value is told apart by.
     /// - Returns: the signal of the values let through.
-    public func distinct<K: Hashable & Sendable>(context: Exec = .direct, by key: @escaping @Sendable (T) -> K) -> Signal<T> {
-        distinctKeyed(context: context, key)
-    }
-
-    /// `distinct(context:by:)` with a throwing `key`: a thrown error ends the result with
-    /// `.other(error)` at once, and `key` is not called again in this activation.
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - key: the key a value is told apart by; throws to end the result.
-    /// - Returns: the signal of the values let through.
-    public func distinct<K: Hashable & Sendable>(context: Exec = .direct, by key: @escaping @Sendable (T) throws -> K) -> Signal<T> {
+    public func distinct<K: Hashable & Sendable, Failure: Error>(context: Exec = .direct, by key: @escaping @Sendable (T) throws(Failure) -> K) -> Signal<T> {
         distinctKeyed(context: context, key)
     }
 
@@ -495,6 +524,10 @@ extension Signal {
     /// activation or the last flush. `key` runs serialized, once per value, outside every
     /// lock.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - flushes: each of its values empties the set of keys seen (its single output is
     ///     taken).
@@ -502,25 +535,8 @@ extension Signal {
     ///     delivery that reaches it).
     ///   - key: the key a value is told apart by.
     /// - Returns: the signal of the values let through.
-    public func distinct<F: Sendable, K: Hashable & Sendable>(
-        flushes: Signal<F>, context: Exec = .direct, by key: @escaping @Sendable (T) -> K
-    ) -> Signal<T> {
-        distinctFlushed(flushes: flushes, context: context, key)
-    }
-
-    /// `distinct(flushes:context:by:)` with a throwing `key`: a thrown error ends the result
-    /// with `.other(error)` at once (releasing `flushes` with the graph), and `key` is not
-    /// called again in this activation.
-    ///
-    /// - Parameters:
-    ///   - flushes: each of its values empties the set of keys seen (its single output is
-    ///     taken).
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - key: the key a value is told apart by; throws to end the result.
-    /// - Returns: the signal of the values let through.
-    public func distinct<F: Sendable, K: Hashable & Sendable>(
-        flushes: Signal<F>, context: Exec = .direct, by key: @escaping @Sendable (T) throws -> K
+    public func distinct<F: Sendable, K: Hashable & Sendable, Failure: Error>(
+        flushes: Signal<F>, context: Exec = .direct, by key: @escaping @Sendable (T) throws(Failure) -> K
     ) -> Signal<T> {
         distinctFlushed(flushes: flushes, context: context, key)
     }
@@ -695,21 +711,24 @@ extension Signal {
     /// Subscribe to each group's signal inside the handler that receives it.
     /// State: a dictionary from key to the group's input, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - key: the key of each value.
     /// - Returns: the signal of groups.
-    public func groupBy<K: Hashable & Sendable>(
+    public func groupBy<K: Hashable & Sendable, Failure: Error>(
         context: Exec = .direct,
-        _ key: @escaping @Sendable (T) -> K
+        _ key: @escaping @Sendable (T) throws(Failure) -> K
     ) -> Signal<SignalGroup<K, T>> {
         let delivery = self.delivery
-        return transform(initialState: [K: SignalInput<T>](), context: context) {
-            (groups: inout [K: SignalInput<T>], r: Result<T, SignalEnd>, next: SignalNext<SignalGroup<K, T>>) in
-            switch r {
-            case .success(let v):
-                let k = key(v)
+        return throwingStage(
+            initialState: [K: SignalInput<T>](), context: context,
+            value: { (groups: inout [K: SignalInput<T>], v: T, next: SignalNext<SignalGroup<K, T>>) throws(Failure) in
+                let k = try key(v)
                 if let input = groups[k] {
                     input.send(value: v)
                 } else {
@@ -718,12 +737,18 @@ extension Signal {
                     next.send(value: SignalGroup(key: k, signal: signal))
                     input.send(value: v)
                 }
-            case .failure(let e):
+                return false
+            },
+            end: { (groups: inout [K: SignalInput<T>], e: SignalEnd, next: SignalNext<SignalGroup<K, T>>) throws(Failure) in
                 for input in groups.values { input.send(end: e) }
                 groups = [:]
                 next.send(end: e)
-            }
-        }
+            },
+            failure: { (groups: inout [K: SignalInput<T>], error: any Error, next: SignalNext<SignalGroup<K, T>>) in
+                for input in groups.values { input.send(end: .other(error)) }
+                groups = [:]
+                next.send(end: .other(error))
+            })
     }
 
     /// `groupBy(context:_:)` with an element selector (RxJS `groupBy(key, { element })`): routes
@@ -737,28 +762,37 @@ extension Signal {
     /// Releasing the result's output ends every open group with `.cancelled`.
     /// State: a dictionary from key to the group's input, per activation; released at the end.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - key: the key of each value.
     ///   - element: what of each value its group sends.
     /// - Returns: the signal of groups.
-    public func groupBy<K: Hashable & Sendable, E: Sendable>(
+    public func groupBy<K: Hashable & Sendable, E: Sendable, Failure: Error>(
         context: Exec = .direct,
-        _ key: @escaping @Sendable (T) -> K,
-        element: @escaping @Sendable (T) -> E
+        _ key: @escaping @Sendable (T) throws(Failure) -> K,
+        element: @escaping @Sendable (T) throws(Failure) -> E
     ) -> Signal<SignalGroup<K, E>> {
         let delivery = self.delivery
-        return transform(initialState: KeyedGroups<K, E>(), context: context) {
-            (s: inout KeyedGroups<K, E>, r: Result<T, SignalEnd>, next: SignalNext<SignalGroup<K, E>>) in
-            switch r {
-            case .success(let v):
-                let input = s.input(for: key(v), delivery: delivery, next)
-                input.send(value: element(v))
-            case .failure(let e):
+        return throwingStage(
+            initialState: KeyedGroups<K, E>(), context: context,
+            value: { (s: inout KeyedGroups<K, E>, v: T, next: SignalNext<SignalGroup<K, E>>) throws(Failure) in
+                let k = try key(v)
+                let input = s.input(for: k, delivery: delivery, next)
+                let e = try element(v)
+                input.send(value: e)
+                return false
+            },
+            end: { (s: inout KeyedGroups<K, E>, e: SignalEnd, next: SignalNext<SignalGroup<K, E>>) throws(Failure) in
                 s.end(e, next)
-            }
-        }
+            },
+            failure: { (s: inout KeyedGroups<K, E>, error: any Error, next: SignalNext<SignalGroup<K, E>>) in
+                s.end(.other(error), next)
+            })
     }
 
     /// `groupBy(_:)` with a duration selector (RxJS `groupBy(key, { duration })`): routes each
@@ -787,13 +821,17 @@ extension Signal {
     /// the handler that receives it.
     /// State: a dictionary from key to the open group, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - key: the key of each value.
     ///   - duration: makes the signal whose first value or end closes a group.
     /// - Returns: the signal of groups.
-    public func groupBy<K: Hashable & Sendable, D: Sendable>(
-        _ key: @escaping @Sendable (T) -> K,
-        duration: @escaping @Sendable (SignalGroup<K, T>) -> Signal<D>
+    public func groupBy<K: Hashable & Sendable, D: Sendable, Failure: Error>(
+        _ key: @escaping @Sendable (T) throws(Failure) -> K,
+        duration: @escaping @Sendable (SignalGroup<K, T>) throws(Failure) -> Signal<D>
     ) -> Signal<SignalGroup<K, T>> {
         groupsWithDuration(key: key, element: { $0 }, duration: duration)
     }
@@ -810,15 +848,19 @@ extension Signal {
     /// result is sent. Each closure runs on the stage, one value at a time.
     /// State: a dictionary from key to the open group, per activation.
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - key: the key of each value.
     ///   - element: what of each value its group sends.
     ///   - duration: makes the signal whose first value or end closes a group.
     /// - Returns: the signal of groups.
-    public func groupBy<K: Hashable & Sendable, E: Sendable, D: Sendable>(
-        _ key: @escaping @Sendable (T) -> K,
-        element: @escaping @Sendable (T) -> E,
-        duration: @escaping @Sendable (SignalGroup<K, E>) -> Signal<D>
+    public func groupBy<K: Hashable & Sendable, E: Sendable, D: Sendable, Failure: Error>(
+        _ key: @escaping @Sendable (T) throws(Failure) -> K,
+        element: @escaping @Sendable (T) throws(Failure) -> E,
+        duration: @escaping @Sendable (SignalGroup<K, E>) throws(Failure) -> Signal<D>
     ) -> Signal<SignalGroup<K, E>> {
         groupsWithDuration(key: key, element: element, duration: duration)
     }
