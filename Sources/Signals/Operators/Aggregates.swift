@@ -1,12 +1,16 @@
-// Aggregates (one result when the signal completes) and utility taps.
+// Aggregates: one result when the signal completes (`count`, `min`, `max`, `sum`,
+// `average`, `all`, `contains`, `find`, `sequenceEqual`, `toArray`).
+//
+// Each operator with a closure is one implementation for both closure kinds: the closure is
+// `throws(Failure)`, and `Failure` is `Never` for one that does not throw (`Sequence.map`'s
+// spelling). A thrown error ends the result with `.other(error)` at once; the stage stops there
+// (`throwingStage`, OperatorSupport.swift).
 //
 // State: each aggregate keeps its running result in the per-activation state of
 // `transform(initialState:)` (sequenceEqual: two queues in `combine(initialState:)`); none
 // takes a lock of its own. Errors and cancellation pass through without a result.
 
 extension Signal {
-    // MARK: - Aggregates
-
     /// Emits the number of values when the signal completes (`count`).
     ///
     /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
@@ -69,6 +73,27 @@ extension Signal {
     @inlinable
     public func max(context: Exec = .direct) -> Signal<T> where T: Comparable {
         max(context: context) { $0 < $1 }
+    }
+
+    /// The one value of the throwing `min` and `max`: a value replaces the kept one when
+    /// `replaces(candidate, kept)` is true; the first value is kept without a call. The kept
+    /// value is emitted before the completion.
+    @inlinable
+    func keptValue<Failure: Error>(context: Exec, _ replaces: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (kept: inout T?, v: T, _: SignalNext<T>) throws(Failure) in
+                if let k = kept {
+                    if try replaces(v, k) { kept = v }
+                } else {
+                    kept = v
+                }
+                return false
+            },
+            end: { (kept: inout T?, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                if case .complete = e, let k = kept { next.send(value: k) }
+                next.send(end: e)
+            })
     }
 
     /// Emits the sum of the values (zero if none) when the signal completes (`sum`).
@@ -147,6 +172,23 @@ extension Signal {
     @inlinable
     public func contains(_ value: T, context: Exec = .direct) -> Signal<Bool> where T: Equatable {
         contains(context: context) { $0 == value }
+    }
+
+    /// The verdict of the throwing `all` and `contains(where:)`.
+    @inlinable
+    func verdict<Failure: Error>(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<Bool>) throws(Failure) in
+                guard try predicate(v) == decisive else { return false }
+                next.send(value: decisive)
+                next.complete()
+                return true
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<Bool>) throws(Failure) in
+                if case .complete = e { next.send(value: !decisive) }
+                next.send(end: e)
+            })
     }
 
     /// Emits the first value for which `predicate` is true, or `nil` if the signal completes
@@ -313,99 +355,5 @@ extension Signal {
                 next.send(end: e)
             }
         }
-    }
-
-    // MARK: - Taps
-
-    /// Calls `action` with each value as it passes (`do(onNext:)`, `handleEvents`).
-    ///
-    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
-    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
-    /// called again in this activation (a new activation starts afresh).
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with each value.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onValue<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (T) throws(Failure) -> Void) -> Signal<T> {
-        throwingStage(initialState: (), context: context) { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
-            try action(v)
-            next.send(value: v)
-            return false
-        }
-    }
-
-    /// Calls `action` with the end as it passes (`do(onCompleted:onError:)`).
-    ///
-    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
-    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
-    /// called again in this activation (a new activation starts afresh).
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with the end.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onEnd<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) throws(Failure) -> Void) -> Signal<T> {
-        throwingStage(
-            initialState: (), context: context,
-            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
-                next.send(value: v)
-                return false
-            },
-            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
-                try action(e)
-                next.send(end: e)
-            })
-    }
-
-    /// Calls `action` with each result (value or end) as it passes.
-    ///
-    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
-    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
-    /// called again in this activation (a new activation starts afresh).
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with each value and the end.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onResult<Failure: Error>(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) throws(Failure) -> Void) -> Signal<T> {
-        throwingStage(
-            initialState: (), context: context,
-            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
-                try action(.success(v))
-                next.send(value: v)
-                return false
-            },
-            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
-                try action(.failure(e))
-                next.send(end: e)
-            })
-    }
-
-    /// Logs activation, each value, the end and deactivation, prefixed with `identifier`
-    /// (`debug`). `log` defaults to `print`; pass your own to capture the lines.
-    ///
-    /// - Parameters:
-    ///   - identifier: the prefix of each logged line.
-    ///   - log: receives each line (`print` by default).
-    /// - Returns: this signal's results, unchanged.
-    public func debug(
-        _ identifier: String = "Signal",
-        log: @escaping @Sendable (String) -> Void = { print($0) }
-    ) -> Signal<T> {
-        onActivate { log("\(identifier) -> activated") }
-            .onResult { r in
-                switch r {
-                case .success(let v): log("\(identifier) -> value(\(v))")
-                case .failure(let e): log("\(identifier) -> end(\(e))")
-                }
-            }
-            .onDeactivate { log("\(identifier) -> deactivated") }
     }
 }
