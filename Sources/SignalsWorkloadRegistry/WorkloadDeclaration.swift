@@ -171,4 +171,9 @@ final class WorkloadSink: @unchecked Sendable {
     var count = 0
     /// Written only by `runMapStages`'s handler.
     var mapped = 0
+    /// Each written only by one instruction case's handler (send-filter, send-compactmap,
+    /// send-scan).
+    var filtered = 0
+    var compacted = 0
+    var scanned = 0
 }

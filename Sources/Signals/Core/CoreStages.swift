@@ -8,86 +8,7 @@ final class StageBox<S>: @unchecked Sendable {
     @inlinable init(_ value: S) { self.value = value }
 }
 
-// The value paths of the fused single-input stages. Each is one object holding the user's
-// closure and the downstream value path, and the stage's sink is a closure that captures that
-// object alone: the object is the closure's context, so a value crosses the stage as one call
-// into specialized code that loads both closures from it: 35 instructions per extra `map`
-// against 38 for a closure capturing the two closures, whose context thunk unpacks four
-// words (docs/design/fused-stages-and-fan-out.md). The fields stay `let`: as `var`s each call would
-// retain and release the closure it loads (111 instructions per stage, measured).
-
-/// `map`'s value path.
-@usableFromInline
-final class MapStage<T: Sendable, U: Sendable>: @unchecked Sendable {
-    @usableFromInline let transform: @Sendable (T) -> U
-    @usableFromInline let downstream: @Sendable (U) -> Void
-    @inlinable init(_ transform: @escaping @Sendable (T) -> U, _ downstream: @escaping @Sendable (U) -> Void) {
-        self.transform = transform
-        self.downstream = downstream
-    }
-    @inlinable func value(_ v: T) { downstream(transform(v)) }
-}
-
-/// `map`'s value path when the next stage is a value subscription (`SignalSink.terminal`):
-/// the stage checks the terminal's gate and calls its handler itself, where `MapStage` would
-/// call the terminal's sink closure to do the same. One closure call (its frame and the
-/// terminal's context thunk) fewer per value. The gate is the same check in the same place,
-/// after the transform, so `cancel()` keeps its promise: once the terminal is closed the
-/// handler is not entered.
-@usableFromInline
-final class MapIntoTerminalStage<T: Sendable, U: Sendable>: @unchecked Sendable {
-    @usableFromInline let transform: @Sendable (T) -> U
-    @usableFromInline let terminal: ValueTerminal<U>
-    @inlinable init(_ transform: @escaping @Sendable (T) -> U, _ terminal: ValueTerminal<U>) {
-        self.transform = transform
-        self.terminal = terminal
-    }
-    @inlinable func value(_ v: T) { terminal.value(transform(v)) }
-}
-
-/// Stateful `map`'s value path, with the state of one activation. Touched only inside the
-/// stage's deliveries, which its node serializes.
-@usableFromInline
-final class StatefulMapStage<S: Sendable, T: Sendable, U: Sendable>: @unchecked Sendable {
-    @usableFromInline var state: S
-    @usableFromInline let transform: @Sendable (inout S, T) -> U
-    @usableFromInline let downstream: @Sendable (U) -> Void
-    @inlinable init(_ state: S, _ transform: @escaping @Sendable (inout S, T) -> U,
-                    _ downstream: @escaping @Sendable (U) -> Void) {
-        self.state = state
-        self.transform = transform
-        self.downstream = downstream
-    }
-    @inlinable func value(_ v: T) { downstream(transform(&state, v)) }
-}
-
-/// `filter`'s value path.
-@usableFromInline
-final class FilterStage<T: Sendable>: @unchecked Sendable {
-    @usableFromInline let isIncluded: @Sendable (T) -> Bool
-    @usableFromInline let downstream: @Sendable (T) -> Void
-    @inlinable init(_ isIncluded: @escaping @Sendable (T) -> Bool, _ downstream: @escaping @Sendable (T) -> Void) {
-        self.isIncluded = isIncluded
-        self.downstream = downstream
-    }
-    @inlinable func value(_ v: T) { if isIncluded(v) { downstream(v) } }
-}
-
-/// `compactMap`'s value path.
-@usableFromInline
-final class CompactMapStage<T: Sendable, U: Sendable>: @unchecked Sendable {
-    @usableFromInline let transform: @Sendable (T) -> U?
-    @usableFromInline let downstream: @Sendable (U) -> Void
-    @inlinable init(_ transform: @escaping @Sendable (T) -> U?, _ downstream: @escaping @Sendable (U) -> Void) {
-        self.transform = transform
-        self.downstream = downstream
-    }
-    @inlinable func value(_ v: T) { if let u = transform(v) { downstream(u) } }
-}
-
 extension Signal {
-    // MARK: Subscribing
-
     /// Subscribes a handler for results (values and the end) on `context`.
     ///
     /// Keep the returned output: releasing it cancels the subscription.
@@ -122,8 +43,6 @@ extension Signal {
         let sink = signal.attachesBehindGate ? terminal.ungatedSink : terminal.sink
         return SignalOutput(signal: signal, terminal: terminal, sink: sink)
     }
-
-    // MARK: Transforming
 
     /// A stage that turns each result into zero or more results (or an end) through `next`.
     /// The processor is never run concurrently with itself; on a `.direct` context it is
@@ -167,77 +86,6 @@ extension Signal {
                 end: { processor(&state.value, .failure($0), next) })
         }
     }
-
-    /// Transforms each value; ends pass through.
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - transform: makes the new value.
-    /// - Returns: the signal of transformed values.
-    @inlinable
-    public func map<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U) -> Signal<U> {
-        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            // The end goes straight to the downstream end: only values pass through here.
-            if let terminal = sink.terminal {
-                // Only `ValueTerminal<U>.sink` sets it on a `SignalSink<U>`.
-                let stage = MapIntoTerminalStage(transform, unsafeDowncast(terminal, to: ValueTerminal<U>.self))
-                return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
-            }
-            let stage = MapStage(transform, sink.value)
-            return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
-        }
-    }
-
-    /// Transforms each value with state that lives for one activation.
-    ///
-    /// - Parameters:
-    ///   - initialState: the state each activation starts from.
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - transform: updates the state and makes the new value.
-    /// - Returns: the signal of transformed values.
-    @inlinable
-    public func map<S: Sendable, U>(
-        initialState: S, context: Exec = .direct, _ transform: @escaping @Sendable (inout S, T) -> U
-    ) -> Signal<U> {
-        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            let stage = StatefulMapStage(initialState, transform, sink.value)
-            return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
-        }
-    }
-
-    /// Passes the values for which `isIncluded` is true; ends pass through.
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - isIncluded: true for the values to keep.
-    /// - Returns: the signal of the kept values.
-    @inlinable
-    public func filter(context: Exec = .direct, _ isIncluded: @escaping @Sendable (T) -> Bool) -> Signal<T> {
-        hop(to: context).appending { (sink: SignalSink<T>) -> SignalSink<T> in
-            let stage = FilterStage(isIncluded, sink.value)
-            return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
-        }
-    }
-
-    /// Transforms each value and passes the non-nil results; ends pass through.
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - transform: makes the new value, or nil to drop it.
-    /// - Returns: the signal of the non-nil results.
-    @inlinable
-    public func compactMap<U>(context: Exec = .direct, _ transform: @escaping @Sendable (T) -> U?) -> Signal<U> {
-        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            let stage = CompactMapStage(transform, sink.value)
-            return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
-        }
-    }
-
-    // MARK: Activation hooks
 
     /// Runs `action` each time this stage is activated (before anything flows through it).
     ///

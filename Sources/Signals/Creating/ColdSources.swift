@@ -1,7 +1,7 @@
 // Cold sources: each starts when activated and starts again on the next activation (the
 // `generate`-based ones run their body anew on a context of their own: `repeatCollection`,
 // `start`). The static `merge` of several signals is with the instance one, in Merge.swift;
-// the time sources (`interval`, `timer`) are in Time.swift.
+// the time sources (`interval`, `timer`) are in Operators/Timer.swift.
 
 extension Signal {
     /// A signal that sends `values` when activated, then completes (`just`, `of`).
@@ -28,6 +28,7 @@ extension Signal {
     ///   - delivery: the delivery variant of the new graph.
     /// - Returns: the signal of the elements.
     public static func from<S: Sequence & Sendable>(_ values: S, delivery: DeliveryVariant = .lockFree) -> Signal<T>
+
     where S.Element == T {
         generate(delivery: delivery) { input in
             guard let input else { return }
@@ -121,6 +122,22 @@ extension Signal {
                 if case .failure = r { output = nil }
                 next.send(result: r)
             }
+        }
+    }
+
+    /// `Signal.deferred(delivery:_:)` with a throwing `make`: calls it on every activation; if
+    /// it throws, that activation ends with `.other(error)` at once (`defer` in ReactiveX).
+    ///
+    /// - Parameters:
+    ///   - delivery: the delivery variant of the result's own stage (and of the failing
+    ///     signal a throw makes).
+    ///   - make: makes the signal to mirror, once per activation, or throws to end it.
+    /// - Returns: the signal.
+    public static func deferred(delivery: DeliveryVariant = .lockFree, _ make: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
+        // The same parameters as the non-throwing form, so this non-throwing closure picks
+        // that one (with a parameter this form lacked, the call would resolve to itself).
+        deferred(delivery: delivery) { () -> Signal<T> in
+            do { return try make() } catch { return Signal<T>.failing(error, delivery: delivery) }
         }
     }
 

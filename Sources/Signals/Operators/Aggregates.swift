@@ -1,12 +1,16 @@
-// Aggregates (one result when the signal completes) and utility taps.
+// Aggregates: one result when the signal completes (`count`, `min`, `max`, `sum`,
+// `average`, `all`, `contains`, `find`, `sequenceEqual`, `toArray`).
+//
+// Each operator with a closure is one implementation for both closure kinds: the closure is
+// `throws(Failure)`, and `Failure` is `Never` for one that does not throw (`Sequence.map`'s
+// spelling). A thrown error ends the result with `.other(error)` at once; the stage stops there
+// (`throwingStage`, OperatorSupport.swift).
 //
 // State: each aggregate keeps its running result in the per-activation state of
 // `transform(initialState:)` (sequenceEqual: two queues in `combine(initialState:)`); none
 // takes a lock of its own. Errors and cancellation pass through without a result.
 
 extension Signal {
-    // MARK: - Aggregates
-
     /// Emits the number of values when the signal completes (`count`).
     ///
     /// - Parameter context: where the stage runs (`.direct`, the default, runs it inside the
@@ -20,18 +24,26 @@ extension Signal {
     /// Emits the smallest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`min`).
     ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
     ///     delivery that reaches it).
     ///   - areInIncreasingOrder: true if its first argument comes before its second.
     /// - Returns: the signal of the smallest value.
     @inlinable
-    public func min(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder(candidate, $0) } ?? true }
+    public func min<Failure: Error>(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        keptValue(context: context) { (candidate: T, kept: T) throws(Failure) -> Bool in try areInIncreasingOrder(candidate, kept) }
     }
 
     /// Emits the largest value by `areInIncreasingOrder` when the signal completes; completes
     /// without a value if there were none (`max`).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -39,8 +51,8 @@ extension Signal {
     ///   - areInIncreasingOrder: true if its first argument comes before its second.
     /// - Returns: the signal of the largest value.
     @inlinable
-    public func max(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) -> Bool) -> Signal<T> {
-        keptValue(context: context) { candidate, kept in kept.map { areInIncreasingOrder($0, candidate) } ?? true }
+    public func max<Failure: Error>(context: Exec = .direct, by areInIncreasingOrder: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        keptValue(context: context) { (candidate: T, kept: T) throws(Failure) -> Bool in try areInIncreasingOrder(kept, candidate) }
     }
 
     /// Emits the smallest value when the signal completes (`min`).
@@ -63,22 +75,25 @@ extension Signal {
         max(context: context) { $0 < $1 }
     }
 
-    /// The one value of `min`, `max` and `last(where:)`: a value replaces the kept one when
-    /// `keeps(candidate, kept)` is true (`kept` is nil until a value is kept); the kept value is
-    /// emitted before the completion. Errors and cancellation pass through without it.
+    /// The one value of the throwing `min` and `max`: a value replaces the kept one when
+    /// `replaces(candidate, kept)` is true; the first value is kept without a call. The kept
+    /// value is emitted before the completion.
     @inlinable
-    func keptValue(context: Exec, _ keeps: @escaping @Sendable (T, T?) -> Bool) -> Signal<T> {
-        transform(initialState: T?.none, context: context) { (kept: inout T?, r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            switch r {
-            case .success(let v):
-                if keeps(v, kept) { kept = v }
-            case .failure(.complete):
-                if let k = kept { next.send(value: k) }
-                next.complete()
-            case .failure(let e):
+    func keptValue<Failure: Error>(context: Exec, _ replaces: @escaping @Sendable (T, T) throws(Failure) -> Bool) -> Signal<T> {
+        throwingStage(
+            initialState: T?.none, context: context,
+            value: { (kept: inout T?, v: T, _: SignalNext<T>) throws(Failure) in
+                if let k = kept {
+                    if try replaces(v, k) { kept = v }
+                } else {
+                    kept = v
+                }
+                return false
+            },
+            end: { (kept: inout T?, e: SignalEnd, next: SignalNext<T>) throws(Failure) in
+                if case .complete = e, let k = kept { next.send(value: k) }
                 next.send(end: e)
-            }
-        }
+            })
     }
 
     /// Emits the sum of the values (zero if none) when the signal completes (`sum`).
@@ -116,18 +131,9 @@ extension Signal {
     /// Emits `false` and completes at the first value for which `predicate` is false, or `true`
     /// when the signal completes (`all`, `allSatisfy`).
     ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - predicate: the test each value is checked against.
-    /// - Returns: the signal of the verdict.
-    @inlinable
-    public func all(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        verdict(context: context, decidedBy: false, predicate)
-    }
-
-    /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
-    /// when the signal completes (`contains(where:)`, `any`).
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -135,29 +141,25 @@ extension Signal {
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the verdict.
     @inlinable
-    public func contains(context: Exec = .direct, where predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        verdict(context: context, decidedBy: true, predicate)
+    public func all<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: false, predicate)
     }
 
-    /// The verdict of `all` and `contains(where:)`: emits `decisive` and completes at the first
-    /// value for which `predicate` returns `decisive`, or emits `!decisive` when the signal
-    /// completes. Errors and cancellation pass through without a verdict.
+    /// Emits `true` and completes at the first value for which `predicate` is true, or `false`
+    /// when the signal completes (`contains(where:)`, `any`).
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
+    ///
+    /// - Parameters:
+    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
+    ///     delivery that reaches it).
+    ///   - predicate: the test each value is checked against.
+    /// - Returns: the signal of the verdict.
     @inlinable
-    func verdict(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<Bool> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<Bool>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) == decisive {
-                    next.send(value: decisive)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: !decisive)
-                next.complete()
-            case .failure(let e):
-                next.send(end: e)
-            }
-        }
+    public func contains<Failure: Error>(context: Exec = .direct, where predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        verdict(context: context, decidedBy: true, predicate)
     }
 
     /// Emits whether the signal sends `value` (`contains`).
@@ -172,9 +174,30 @@ extension Signal {
         contains(context: context) { $0 == value }
     }
 
+    /// The verdict of the throwing `all` and `contains(where:)`.
+    @inlinable
+    func verdict<Failure: Error>(context: Exec, decidedBy decisive: Bool, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<Bool> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<Bool>) throws(Failure) in
+                guard try predicate(v) == decisive else { return false }
+                next.send(value: decisive)
+                next.complete()
+                return true
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<Bool>) throws(Failure) in
+                if case .complete = e { next.send(value: !decisive) }
+                next.send(end: e)
+            })
+    }
+
     /// Emits the first value for which `predicate` is true, or `nil` if the signal completes
     /// without one, then completes (`find`). Unlike `first(where:)`, it always emits once on
     /// completion.
+    ///
+    /// The closure may throw (`throws(Failure)`; `Failure` is `Never` for one that does not):
+    /// a thrown error ends the result with `.other(error)` at once, and the closure is not
+    /// called again in this activation (a new activation starts afresh).
     ///
     /// - Parameters:
     ///   - context: where the stage runs (`.direct`, the default, runs it inside the
@@ -182,21 +205,19 @@ extension Signal {
     ///   - predicate: the test each value is checked against.
     /// - Returns: the signal of the value found, or nil.
     @inlinable
-    public func find(context: Exec = .direct, _ predicate: @escaping @Sendable (T) -> Bool) -> Signal<T?> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T?>) in
-            switch r {
-            case .success(let v):
-                if predicate(v) {
-                    next.send(value: v)
-                    next.complete()
-                }
-            case .failure(.complete):
-                next.send(value: nil)
+    public func find<Failure: Error>(context: Exec = .direct, _ predicate: @escaping @Sendable (T) throws(Failure) -> Bool) -> Signal<T?> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T?>) throws(Failure) in
+                guard try predicate(v) else { return false }
+                next.send(value: v)
                 next.complete()
-            case .failure(let e):
+                return true
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T?>) throws(Failure) in
+                if case .complete = e { next.send(value: nil) }
                 next.send(end: e)
-            }
-        }
+            })
     }
 
     /// Emits whether this signal and `other` send equal values in the same order and the same
@@ -334,73 +355,5 @@ extension Signal {
                 next.send(end: e)
             }
         }
-    }
-
-    // MARK: - Taps
-
-    /// Calls `action` with each value as it passes (`do(onNext:)`, `handleEvents`).
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with each value.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onValue(context: Exec = .direct, _ action: @escaping @Sendable (T) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            if case .success(let v) = r { action(v) }
-            next.send(result: r)
-        }
-    }
-
-    /// Calls `action` with the end as it passes (`do(onCompleted:onError:)`).
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with the end.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onEnd(context: Exec = .direct, _ action: @escaping @Sendable (SignalEnd) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            if case .failure(let e) = r { action(e) }
-            next.send(result: r)
-        }
-    }
-
-    /// Calls `action` with each result (value or end) as it passes.
-    ///
-    /// - Parameters:
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    ///   - action: runs with each value and the end.
-    /// - Returns: this signal's results, unchanged.
-    @inlinable
-    public func onResult(context: Exec = .direct, _ action: @escaping @Sendable (Result<T, SignalEnd>) -> Void) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            action(r)
-            next.send(result: r)
-        }
-    }
-
-    /// Logs activation, each value, the end and deactivation, prefixed with `identifier`
-    /// (`debug`). `log` defaults to `print`; pass your own to capture the lines.
-    ///
-    /// - Parameters:
-    ///   - identifier: the prefix of each logged line.
-    ///   - log: receives each line (`print` by default).
-    /// - Returns: this signal's results, unchanged.
-    public func debug(
-        _ identifier: String = "Signal",
-        log: @escaping @Sendable (String) -> Void = { print($0) }
-    ) -> Signal<T> {
-        onActivate { log("\(identifier) -> activated") }
-            .onResult { r in
-                switch r {
-                case .success(let v): log("\(identifier) -> value(\(v))")
-                case .failure(let e): log("\(identifier) -> end(\(e))")
-                }
-            }
-            .onDeactivate { log("\(identifier) -> deactivated") }
     }
 }

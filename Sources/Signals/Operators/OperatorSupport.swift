@@ -317,3 +317,72 @@ final class TaskLifetime: Lifetime {
     func cancel() { task.cancel() }
     deinit { task.cancel() }
 }
+
+// Operators with a closure: one implementation for both closure kinds. The closure is
+// `throws(Failure)`, as `Sequence.map` spells it, and `Failure` is `Never` for a closure that
+// does not throw, so one function serves both and a call site needs no overload to pick.
+// The rule, the same for every operator built on `throwingStage`: a thrown error
+// ends the result with `.other(error)` at once. The stage stops there: its closure is not
+// called again in that activation, later upstream results are dropped, and what it held (its
+// state, open groups, inner subscriptions) is let go. A new activation starts afresh.
+//
+// State: like every `transform`, each keeps its state in the per-activation state of
+// `transform(initialState:)`, touched only from the serialized processor; no lock.
+
+/// The per-activation state of a throwing stage: the operator's own state and whether the
+/// stage has ended (by an end from upstream, one of its own or a throw).
+@usableFromInline
+struct ThrowingStageState<S: Sendable>: Sendable {
+    @usableFromInline var state: S
+    @usableFromInline var ended = false
+    @inlinable init(_ state: S) { self.state = state }
+}
+
+extension Signal {
+    /// The stage every operator with a `throws(Failure)` closure is built on: `value` handles
+    /// each value and returns true when it has ended the stage itself (`first(where:)`
+    /// completing); `end` handles the end from upstream; `failure` sends the end for a thrown error (by default
+    /// `.other(error)`). After any end the stage ignores everything and its state goes back to
+    /// `initialState`, which releases what it held.
+    @inlinable
+    func throwingStage<S: Sendable, U: Sendable, Failure: Error>(
+        initialState: S,
+        context: Exec,
+        value: @escaping @Sendable (inout S, T, SignalNext<U>) throws(Failure) -> Bool,
+        end: @escaping @Sendable (inout S, SignalEnd, SignalNext<U>) throws(Failure) -> Void = { _, e, next in next.send(end: e) },
+        failure: @escaping @Sendable (inout S, any Error, SignalNext<U>) -> Void = { _, error, next in next.send(end: .other(error)) }
+    ) -> Signal<U> {
+        transform(initialState: ThrowingStageState(initialState), context: context) {
+            (s: inout ThrowingStageState<S>, r: Result<T, SignalEnd>, next: SignalNext<U>) in
+            if s.ended { return }
+            do throws(Failure) {
+                switch r {
+                case .success(let v):
+                    s.ended = try value(&s.state, v, next)
+                case .failure(let e):
+                    s.ended = true
+                    try end(&s.state, e, next)
+                }
+            } catch {
+                s.ended = true
+                failure(&s.state, error, next)
+            }
+            if s.ended { s.state = initialState }
+        }
+    }
+
+    /// A `throwingStage` that lets every value through and hands the end to `end`, which
+    /// sends the end it decides on (`onEnd`, `mapErrors`).
+    @inlinable
+    func endStage<Failure: Error>(
+        context: Exec, _ end: @escaping @Sendable (SignalEnd, SignalNext<T>) throws(Failure) -> Void
+    ) -> Signal<T> {
+        throwingStage(
+            initialState: (), context: context,
+            value: { (_: inout Void, v: T, next: SignalNext<T>) throws(Failure) in
+                next.send(value: v)
+                return false
+            },
+            end: { (_: inout Void, e: SignalEnd, next: SignalNext<T>) throws(Failure) in try end(e, next) })
+    }
+}

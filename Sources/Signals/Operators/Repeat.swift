@@ -1,5 +1,5 @@
 // Repeating operators: subscribe again when the source completes (ReactiveX `repeat`,
-// `repeatWhen`), the completion counterpart of the `retry` family in Errors.swift.
+// `repeatWhen`), the completion counterpart of the `retry` family in Retry.swift.
 //
 // A signal has one output for its lifetime, so the source is a factory, called once per run.
 // State: the running subscription, the trigger or notifier subscription and the count of

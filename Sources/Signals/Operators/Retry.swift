@@ -1,8 +1,17 @@
-// Error-handling operators.
+// Retrying: the static `Signal.retry` (a fresh attempt signal per run, by count, by a
+// notifier or with a delay) and CwlSignal's instance `retry` (the same signal bound again).
 //
-// State: the recovery or attempt subscription, an attempt counter and timer lifetimes live in
+// The static forms: the attempt subscription, an attempt counter and timer lifetimes live in
 // the per-activation state of a stage (see OperatorSupport.swift); their results reach the
-// stage through its private input, serialized with upstream values. No lock of their own.
+// stage through its private input, serialized with upstream values. No lock of their own. A
+// throwing attempt factory's error becomes a signal that fails with it at once.
+//
+// The instance form: when this signal ends with an error, it is bound again (and so
+// re-activated: a `generate` source runs again) after a delay, through a junction whose end
+// handler decides. Lazy: the junction is bound when the result is activated and disconnected
+// when it is deactivated.
+
+import Synchronization
 
 /// A result of the attempt (or trigger) with the given number.
 @usableFromInline
@@ -84,59 +93,6 @@ extension Signal {
             }
         }
     }
-}
-
-extension Signal {
-    /// When this signal fails with `.other(error)`, continues with the signal `recover(error)`
-    /// (`catchError`, `catch`). Values, `.complete` and `.cancelled` pass through.
-    ///
-    /// RxJS's handler also gets `caught`, the source, to subscribe to again. A signal has one
-    /// output, so a source is re-run by a factory instead: returning `caught` is
-    /// `Signal.retry(when:_:)` with a trigger that fires at once (`Signal<Void>.just(())`), a
-    /// throw from the handler a throw from its `shouldRetry`; a `generate` source re-runs with
-    /// `retry(_:context:shouldRetry:)`. (A `caught` signal would nest one more catching stage
-    /// per error, as RxJS nests a subscriber: a graph that deepens for as long as errors come.)
-    ///
-    /// State: the recovery subscription, per activation.
-    ///
-    /// - Parameter recover: makes the signal to continue with from the error.
-    /// - Returns: the signal with the error replaced.
-    public func catchError(_ recover: @escaping @Sendable (any Error) -> Signal<T>) -> Signal<T> {
-        stage(initialState: SignalOutput<T>?.none, eventType: Result<T, SignalEnd>.self) {
-            (recovery: inout SignalOutput<T>?, e: StageEvent<T, Result<T, SignalEnd>>, channel: StageChannel<Result<T, SignalEnd>>, next: SignalNext<T>) in
-            switch e {
-            case .activated:
-                break
-            case .upstream(.failure(.other(let error))):
-                recovery = channel.subscribe(recover(error)) { $0 }
-            case .upstream(let r):
-                next.send(result: r)
-            case .event(let r):
-                if case .failure = r { recovery = nil }
-                next.send(result: r)
-            }
-        }
-    }
-
-    /// When this signal fails with `.other(_)`, emits `value` and completes
-    /// (`catchErrorJustReturn`, `replaceError(with:)`).
-    ///
-    /// - Parameters:
-    ///   - value: the value to emit in place of the error.
-    ///   - context: where the stage runs (`.direct`, the default, runs it inside the
-    ///     delivery that reaches it).
-    /// - Returns: the signal with the error replaced.
-    @inlinable
-    public func catchError(returning value: T, context: Exec = .direct) -> Signal<T> {
-        transform(context: context) { (r: Result<T, SignalEnd>, next: SignalNext<T>) in
-            if case .failure(.other) = r {
-                next.send(value: value)
-                next.complete()
-            } else {
-                next.send(result: r)
-            }
-        }
-    }
 
     /// A signal that subscribes to `attempt()` when activated and, each time that signal fails
     /// with `.other(_)`, subscribes to a fresh `attempt()`, up to `count` more times; after that
@@ -158,6 +114,24 @@ extension Signal {
     /// - Returns: the signal of the attempts' values.
     public static func retry(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () -> Signal<T>) -> Signal<T> {
         retry(when: { _, n in n <= count ? Signal<Void>.just((), delivery: delivery) : nil }, delivery: delivery, attempt)
+    }
+
+    /// `Signal.retry(count:_:)` with a throwing `attempt`: a throw counts as a failed attempt
+    /// with that error (as a failing signal would: ReactiveX's `retry` over a `defer` whose
+    /// factory throws), so it is retried while retries are left, then passed on as
+    /// `.other(error)`. `count` at 0, negative or huge behaves as in the non-throwing form.
+    ///
+    /// - Parameters:
+    ///   - count: the most attempts after the first one fails.
+    ///   - delivery: the delivery variant of the result's own stage.
+    ///   - attempt: makes the signal of each attempt, or throws to fail that attempt.
+    /// - Returns: the signal of the attempts' values.
+    public static func retry(count: Int, delivery: DeliveryVariant = .lockFree, _ attempt: @escaping @Sendable () throws -> Signal<T>) -> Signal<T> {
+        // The same parameters as the non-throwing form, so a non-throwing closure picks that
+        // one (and this call, whose closure does not throw, never picks this one again).
+        retry(count: count, delivery: delivery) { () -> Signal<T> in
+            do { return try attempt() } catch { return Signal<T>.failing(error, delivery: delivery) }
+        }
     }
 
     /// A signal that subscribes to `attempt()` when activated and, each time that signal fails
@@ -303,155 +277,181 @@ extension Signal {
             }
         }
     }
+}
 
-    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if the signal has not
-    /// ended `interval` after activation or, with `resetOnValue`, `interval` after activation
-    /// or the latest value (`timeout`; RxJS `timeout({ each })`). The timer runs on
-    /// `context`'s clock.
-    ///
-    /// At the limits: an `interval` of zero or less times out at once (asynchronously, on
-    /// `context`: a value sent in the same moment, before the timer runs, still wins), and
-    /// `Exec.neverDelay` or more never times out (nothing is scheduled).
-    ///
-    /// State: the timer's lifetime, a generation number and the values seen (count, and the
-    /// last one when `error` is given), per activation; the timer's firing reaches the stage
-    /// through its private input. Releasing the output cancels the timer.
-    ///
-    /// - Parameters:
-    ///   - interval: how long to wait.
-    ///   - resetOnValue: whether each value restarts the wait.
-    ///   - context: where its timers run and whose clock it reads (`.global` by default;
-    ///     `.custom(VirtualTimeContext())` in tests).
-    ///   - error: makes the error the signal fails with, from what this activation saw (RxJS's
-    ///     `TimeoutError.info`): `{ SignalTimeoutError(info: $0) }` keeps the count and the last
-    ///     value. Called once, in the stage (serialized with its values), when the timer fires.
-    ///     `nil` (the default) fails with `SignalOperatorError.timeout`.
-    /// - Returns: this signal's results, or the timeout error.
-    public func timeout(
-        interval: Duration, resetOnValue: Bool = true, context: Exec = .global,
-        error: (@Sendable (TimeoutInfo<T>) -> any Error)? = nil
-    ) -> Signal<T> {
-        typealias S = (timer: (any Lifetime)?, generation: Int, seen: TimeoutInfo<T>)
-        return stage(initialState: S(nil, 0, TimeoutInfo()), eventType: Int.self) {
-            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
-            switch e {
-            case .activated:
-                s.timer = channel.schedule(after: interval, on: context, s.generation)
-            case .upstream(.success(let v)):
-                s.seen.count(v, keepingLast: error != nil)
-                if resetOnValue {
-                    s.generation += 1
-                    s.timer = channel.schedule(after: interval, on: context, s.generation)
-                }
-                next.send(value: v)
-            case .upstream(.failure(let end)):
-                s.timer = nil
-                next.send(end: end)
-            case .event(let generation):
-                guard generation == s.generation, s.timer != nil else { return }
-                s.timer = nil
-                next.send(end: .other(error?(s.seen) ?? SignalOperatorError.timeout))
-            }
+// CwlSignal's instance `retry`: when this signal ends with an error, it is bound again (and
+// so re-activated: a `generate` source runs again) after a delay, through a junction whose end
+// handler decides. Lazy: the junction is bound when the result is activated and disconnected
+// when it is deactivated.
+
+/// The retry loop of one `retry` operator. Its state is touched only by the end handler
+/// (which runs in the delivery of an end, one binding at a time) and by activation changes of
+/// the result (`generate`'s callback, serialized by its node), and those never overlap: a
+/// deactivation disconnects the junction first.
+final class Retrier<T: Sendable, S: Sendable>: @unchecked Sendable {
+    let junction: SignalJunction<T>
+    let initialState: S
+    let context: Exec
+    /// Decides each end; a throw ends the result with `.other(error)` (the throwing form).
+    let shouldRetry: @Sendable (inout S, SignalEnd) throws -> Duration?
+    /// The state of the current activation, the waiting re-bind, and the result's input
+    /// (kept here until the next activation change: while bound, the junction holds it too,
+    /// but between an end and a retry nothing else would, and a released input ends the
+    /// result for good).
+    let pending: Mutex<(state: S, timer: (any Lifetime)?, generation: Int, input: SignalInput<T>?, round: Int)>
+
+    init(source: Signal<T>, initialState: S, context: Exec, shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?) {
+        junction = source.junction()
+        self.initialState = initialState
+        self.context = context
+        self.shouldRetry = shouldRetry
+        pending = Mutex((initialState, nil, 0, nil, 0))
+    }
+
+    /// The result was activated with `input` (or deactivated: nil).
+    func activationChanged(_ input: SignalInput<T>?) {
+        let old = pending.withLock { p -> ((any Lifetime)?, SignalInput<T>?) in
+            defer { p = (initialState, nil, p.generation + 1, input, 0) }
+            return (p.timer, p.input)
+        }
+        old.0?.cancel()
+        withExtendedLifetime(old.1) {}  // released outside the lock
+        _ = junction.disconnect()
+        if let input { connect(input) }
+    }
+
+    func connect(_ input: SignalInput<T>) {
+        if let refused = junction.bind(to: input, onEnd: { [weak self] _, end, input in self?.ended(end, input) }) {
+            input.send(end: .other(refused))
         }
     }
 
-    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if no value arrives
-    /// within `first` of activation and, when `each` is given, if the gap after any value
-    /// passes `each` (RxJS `timeout({ first, each })` with a number for `first`). Without
-    /// `each`, once a value has arrived the signal never times out. Ending the signal stops
-    /// the timer. The timer runs on `context`'s clock; continue with another signal on
-    /// timeout with `catchError`.
-    ///
-    /// At the limits (either duration): zero or less times out at once (asynchronously, on
-    /// `context`: a value sent in the same moment, before the timer runs, still wins), and
-    /// `Exec.neverDelay` or more never times out (nothing is scheduled).
-    ///
-    /// State: the timer's lifetime and a generation number, per activation; each activation
-    /// starts its own `first` wait. The stage runs serialized with its timer; values may be
-    /// sent from any thread. Releasing the output (or the source's input ending the signal)
-    /// cancels the timer.
-    ///
-    /// - Parameters:
-    ///   - first: how long to wait for the first value, from activation.
-    ///   - each: how long to wait after each value for the next, or `nil` for no limit after
-    ///     the first value.
-    ///   - context: where its timers run and whose clock it reads (`.global` by default;
-    ///     `.custom(VirtualTimeContext())` in tests).
-    ///   - error: makes the error the signal fails with, from what this activation saw (RxJS's
-    ///     `TimeoutError.info`): `{ SignalTimeoutError(info: $0) }` keeps the count and the last
-    ///     value. Called once, in the stage (serialized with its values), when the timer fires.
-    ///     `nil` (the default) fails with `SignalOperatorError.timeout`.
-    /// - Returns: this signal's results, or the timeout error.
-    public func timeout(
-        first: Duration, each: Duration? = nil, context: Exec = .global,
-        error: (@Sendable (TimeoutInfo<T>) -> any Error)? = nil
-    ) -> Signal<T> {
-        timeoutStage(firstWait: { first }, each: each, context: context, error: error)
-    }
-
-    /// Fails with `SignalOperatorError.timeout` (or what `error` makes) if no value arrives
-    /// by `deadline`, a reading of `context`'s clock, and, when `each` is given, if the gap
-    /// after any value passes `each` (RxJS `timeout({ first: date, each })`). Without
-    /// `each`, once a value has arrived the signal never times out. Ending the signal stops
-    /// the timer.
-    ///
-    /// At the limits: a `deadline` at or before `context.now()` at activation times out at
-    /// once (asynchronously, on `context`: a value sent in the same moment, before the timer
-    /// runs, still wins); one `Exec.neverDelay` or more after it never comes (nothing is
-    /// scheduled). `each` of zero or less times out at once after each value, and of
-    /// `Exec.neverDelay` or more never.
-    ///
-    /// State: the timer's lifetime and a generation number, per activation; each activation
-    /// reads the clock afresh against the same `deadline`. The stage runs serialized with its
-    /// timer; values may be sent from any thread. Releasing the output (or the source ending
-    /// the signal) cancels the timer.
-    ///
-    /// - Parameters:
-    ///   - deadline: when the first value is due, on `context`'s clock (`context.now()` plus a
-    ///     duration).
-    ///   - each: how long to wait after each value for the next, or `nil` for no limit after
-    ///     the first value.
-    ///   - context: where its timers run and whose clock it reads (`.global` by default;
-    ///     `.custom(VirtualTimeContext())` in tests).
-    ///   - error: makes the error the signal fails with, from what this activation saw (RxJS's
-    ///     `TimeoutError.info`): `{ SignalTimeoutError(info: $0) }` keeps the count and the last
-    ///     value. Called once, in the stage (serialized with its values), when the timer fires.
-    ///     `nil` (the default) fails with `SignalOperatorError.timeout`.
-    /// - Returns: this signal's results, or the timeout error.
-    public func timeout(
-        firstBy deadline: Duration, each: Duration? = nil, context: Exec = .global,
-        error: (@Sendable (TimeoutInfo<T>) -> any Error)? = nil
-    ) -> Signal<T> {
-        timeoutStage(firstWait: { Duration.saturatingDifference(deadline, context.now()) }, each: each, context: context, error: error)
-    }
-
-    /// The stage behind `timeout(first:each:context:)` and `timeout(firstBy:each:context:)`:
-    /// `firstWait` is read at each activation.
-    private func timeoutStage(
-        firstWait: @escaping @Sendable () -> Duration, each: Duration?, context: Exec,
-        error: (@Sendable (TimeoutInfo<T>) -> any Error)?
-    ) -> Signal<T> {
-        typealias S = (timer: (any Lifetime)?, generation: Int, seen: TimeoutInfo<T>)
-        return stage(initialState: S(nil, 0, TimeoutInfo()), eventType: Int.self) {
-            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
-            switch e {
-            case .activated:
-                s.timer = channel.schedule(after: firstWait(), on: context, s.generation)
-            case .upstream(.success(let v)):
-                // Every value cancels the wait before it; only `each` starts another.
-                s.seen.count(v, keepingLast: error != nil)
-                s.generation += 1
-                let generation = s.generation
-                s.timer = each.map { channel.schedule(after: $0, on: context, generation) }
-                next.send(value: v)
-            case .upstream(.failure(let end)):
-                s.timer = nil
-                next.send(end: end)
-            case .event(let generation):
-                guard generation == s.generation, s.timer != nil else { return }
-                s.timer = nil
-                next.send(end: .other(error?(s.seen) ?? SignalOperatorError.timeout))
-            }
+    func ended(_ end: SignalEnd, _ input: SignalInput<T>) {
+        // The user's closure runs outside the lock, on a copy of the state. The new state is
+        // stored before the re-bind is scheduled: a zero delay can run the re-bind, and the
+        // next attempt's end, before this call returns, and that end must see this attempt
+        // counted (it saw the old state and allowed one attempt too many).
+        let (initial, generation) = pending.withLock { ($0.state, $0.generation) }
+        var state = initial
+        let decision: Duration?
+        do {
+            decision = try shouldRetry(&state, end)
+        } catch {
+            // The thrown error replaces the end; the junction is already unbound (this is its
+            // end handler), so nothing of the source follows it.
+            input.send(end: .other(error))
+            return
         }
+        guard let delay = decision else {
+            input.send(end: end)
+            return
+        }
+        let round = pending.withLock { p -> Int? in
+            guard p.generation == generation else { return nil }
+            p.state = state
+            p.round += 1
+            return p.round
+        }
+        guard let round else { return }
+        // A delay too long to schedule means "never": the result stays open, without an end,
+        // until it is deactivated. A negative delay re-binds at once.
+        guard delay < Self.never else { return }
+        let timer = context.schedule(after: max(delay, .zero)) { [weak self, weak input] in
+            guard let self, let input else { return }
+            if self.pending.withLock({ $0.generation == generation }) { self.connect(input) }
+        }
+        // Kept for cancellation unless the activation changed meanwhile (then cancelled), or
+        // the re-bind already ran and a later round stored its own timer.
+        let (stale, fired) = pending.withLock { p -> ((any Lifetime)?, (any Lifetime)?) in
+            guard p.generation == generation else { return (timer, nil) }
+            guard p.round == round else { return (nil, nil) }
+            defer { p.timer = timer }
+            return (nil, p.timer)
+        }
+        stale?.cancel()
+        withExtendedLifetime(fired) {}  // the previous round's timer (it has run), released outside the lock
+    }
+
+    /// The shortest delay treated as "never": the library-wide `Exec.neverDelay`, so a retry
+    /// delay follows the same rule as every other duration.
+    static var never: Duration { Exec.neverDelay }
+}
+
+extension Signal {
+    /// Re-activates this signal after an error, up to `count` times, waiting `delayInterval`
+    /// each time (CwlSignal's `retry(count:delayInterval:context:)`). Completion and
+    /// cancellation end the result at once; the last error is passed on. Re-activation runs a
+    /// `generate` source again; a signal made by `create()` has no way to restart, so this is
+    /// for sources that do (for a request built anew each time, `Signal.retry(count:_:)` takes
+    /// a factory).
+    ///
+    /// Each activation of the result starts afresh (its own count); deactivating it unbinds
+    /// the source and cancels a waiting retry; nothing of an attempt is kept after the result
+    /// ends or is cancelled. A retry never overlaps the attempt before it: the source is bound
+    /// again only once the failed attempt's binding is gone.
+    ///
+    /// - Parameters:
+    ///   - count: how many times to retry: `count + 1` attempts in all. 0 or negative: none
+    ///     (the first error is passed on); `Int.max`: retries for ever.
+    ///   - delayInterval: the wait before each retry. Zero or negative: at once (on
+    ///     `context`); a value of `Exec.neverDelay` (100 years) or more means never: the result stays
+    ///     open, without an end, until it is deactivated.
+    ///   - context: where the wait is timed.
+    /// - Returns: the retrying signal.
+    public func retry(count: Int, delayInterval: Duration, context: Exec = .global) -> Signal<T> {
+        retry(0, context: context) { (attempts: inout Int, end: SignalEnd) -> Duration? in
+            guard end.otherError != nil, attempts < count else { return nil }
+            attempts += 1
+            return delayInterval
+        }
+    }
+
+    /// Re-activates this signal when it ends, after the delay `shouldRetry` returns, or passes
+    /// the end on when it returns nil (CwlSignal's `retry(_:context:shouldRetry:)`). The state
+    /// starts afresh on each activation of the result.
+    ///
+    /// `shouldRetry` runs outside every lock, once per end, never concurrently with itself;
+    /// the state it leaves is what the next end sees. A zero or negative delay retries at once,
+    /// one of `Exec.neverDelay` (100 years) or more never (the result stays open until deactivated).
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the wait is timed.
+    ///   - shouldRetry: the wait before retrying after an end, or nil to end.
+    /// - Returns: the retrying signal.
+    public func retry<S: Sendable>(
+        _ initialState: S, context: Exec = .global,
+        shouldRetry: @escaping @Sendable (inout S, SignalEnd) -> Duration?
+    ) -> Signal<T> {
+        retrying(initialState, context: context, shouldRetry)
+    }
+
+    /// `retry(_:context:shouldRetry:)` with a throwing `shouldRetry`: a thrown error ends the
+    /// result with `.other(error)` at once (in place of the end being decided), with no retry;
+    /// `shouldRetry` is not called again in this activation. Everything else is as in the
+    /// non-throwing form: the state starts afresh on each activation, the closure runs outside
+    /// every lock, once per end, never concurrently with itself, and deactivation unbinds the
+    /// source and cancels a waiting retry.
+    ///
+    /// - Parameters:
+    ///   - initialState: the state at each activation.
+    ///   - context: where the wait is timed.
+    ///   - shouldRetry: the wait before retrying after an end, or nil to end; throws to end
+    ///     the result with that error.
+    /// - Returns: the retrying signal.
+    public func retry<S: Sendable>(
+        _ initialState: S, context: Exec = .global,
+        shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?
+    ) -> Signal<T> {
+        retrying(initialState, context: context, shouldRetry)
+    }
+
+    /// Both `retry(_:context:shouldRetry:)` forms: a `generate` result whose activation binds
+    /// the source through the retry loop.
+    func retrying<S: Sendable>(
+        _ initialState: S, context: Exec, _ shouldRetry: @escaping @Sendable (inout S, SignalEnd) throws -> Duration?
+    ) -> Signal<T> {
+        let retrier = Retrier(source: self, initialState: initialState, context: context, shouldRetry: shouldRetry)
+        return Signal<T>.generate(delivery: delivery) { input in retrier.activationChanged(input) }
     }
 }

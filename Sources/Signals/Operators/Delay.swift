@@ -1,111 +1,148 @@
-// Operators with CwlSignal's names and shapes that Signals did not have: value-only
-// transforms, stateful `skipWhile`/`takeWhile`/`flatMap`, and per-value delays (the
-// overlapping buffers and windows are in Windowing.swift).
+// Delays: `delay` by interval or until a deadline, `delaySubscription`, and CwlSignal's
+// per-value delays (by a closure's interval or signal, with or without state).
+//
+// Every one takes its clock from `context`: timers are `context.schedule(after:_:)` and
+// readings are `context.now()`, so with `Exec.custom(VirtualTimeContext())` they run in
+// virtual time, deterministically. A timer's firing never calls the processor directly: it is
+// sent into the stage's private input (see OperatorSupport.swift) and so is serialized with
+// upstream values. Timer lifetimes live in the per-activation state; deactivation drops them,
+// which cancels the timers. No operator here takes a lock of its own.
+//
+// Results caused by a timer are delivered on the thread that runs the timer (on `context`);
+// results caused by an upstream value are delivered where that value arrived.
 
 extension Signal {
-    /// A stage whose processor sees only values; ends pass through unchanged (CwlSignal's
-    /// `transformValues`).
+    /// Emits each value, and the completion, `interval` later (`delay`). Errors and
+    /// cancellation are passed on at once, dropping values still waiting.
+    ///
+    /// State: a queue of waiting results with their due times, the timer for the first of them
+    /// and a generation number, per activation.
     ///
     /// - Parameters:
-    ///   - context: where the processor runs.
-    ///   - processor: receives each value and emits through `next`.
-    /// - Returns: the signal of what `processor` emits.
-    public func transformValues<U: Sendable>(
-        context: Exec = .direct, _ processor: @escaping @Sendable (T, SignalNext<U>) -> Void
-    ) -> Signal<U> {
-        transformValues(initialState: (), context: context) { _, v, next in processor(v, next) }
-    }
-
-    /// `transformValues` with a state kept per activation.
-    ///
-    /// - Parameters:
-    ///   - initialState: the state at each activation.
-    ///   - context: where the processor runs.
-    ///   - processor: receives the state and each value and emits through `next`.
-    /// - Returns: the signal of what `processor` emits.
-    public func transformValues<S: Sendable, U: Sendable>(
-        initialState: S, context: Exec = .direct,
-        _ processor: @escaping @Sendable (inout S, T, SignalNext<U>) -> Void
-    ) -> Signal<U> {
-        transform(initialState: initialState, context: context) { (s: inout S, r: Result<T, SignalEnd>, next: SignalNext<U>) in
-            switch r {
-            case .success(let v): processor(&s, v, next)
-            case .failure(let e): next.send(end: e)
+    ///   - interval: how much later each value is emitted.
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the delayed values.
+    public func delay(interval: Duration, context: Exec = .global) -> Signal<T> {
+        typealias S = (queue: [(due: Duration, result: Result<T, SignalEnd>)], head: Int, timer: (any Lifetime)?, generation: Int)
+        return stage(initialState: S([], 0, nil, 0), eventType: Int.self) {
+            (s: inout S, e: StageEvent<T, Int>, channel: StageChannel<Int>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                break
+            case .upstream(let r):
+                if case .failure(let end) = r, !end.isComplete {
+                    s = ([], 0, nil, s.generation)
+                    return next.send(end: end)
+                }
+                s.queue.append((Duration.saturatingSum(context.now(), interval), r))
+                if s.timer == nil {
+                    s.generation += 1
+                    s.timer = channel.schedule(after: interval, on: context, s.generation)
+                }
+            case .event(let generation):
+                guard generation == s.generation else { return }
+                s.timer = nil
+                let now = context.now()
+                while s.head < s.queue.count, s.queue[s.head].due <= now {
+                    let r = s.queue[s.head].result
+                    s.head += 1
+                    next.send(result: r)
+                }
+                if s.head == s.queue.count {
+                    s.queue.removeAll(keepingCapacity: true)
+                    s.head = 0
+                } else {
+                    if s.head > 64 && s.head * 2 > s.queue.count {
+                        s.queue.removeFirst(s.head)
+                        s.head = 0
+                    }
+                    s.generation += 1
+                    s.timer = channel.schedule(after: Duration.saturatingDifference(s.queue[s.head].due, now), on: context, s.generation)
+                }
             }
         }
     }
 
-    /// Each value that is `U`, cast to it; the others are dropped (CwlSignal's `ofType`).
+    /// Holds each value until `deadline`, a reading of `context`'s clock (RxJS `delay(date)`):
+    /// values arriving before it leave together when it comes (in arrival order on a context
+    /// that runs work due at the same time in the order it was scheduled, as a serial queue
+    /// or `VirtualTimeContext` does; each value has its own timer); values arriving after it
+    /// pass at once (asynchronously, on `context`). The completion waits for the
+    /// values still waiting and follows the last of them (RxJS: it completes once nothing
+    /// waits); errors and cancellation pass at once and drop them.
     ///
-    /// - Parameter type: the type to keep.
-    /// - Returns: the signal of the values of that type.
-    public func ofType<U: Sendable>(_ type: U.Type) -> Signal<U> {
-        compactMap { $0 as? U }
-    }
-
-    /// `flatMap` whose closure keeps a state across values (per activation): each value makes
-    /// an inner signal, and every inner signal's values are merged (CwlSignal's
-    /// `flatMap(initialState:_:)`). A closure that throws ends the signal with the error.
+    /// At the limits: a `deadline` at or before `context.now()` delays nothing; one of
+    /// `Exec.neverDelay` or more after it never comes (values wait until the result ends, and
+    /// a completion after a value never arrives; an error or cancellation still passes).
     ///
-    /// - Parameters:
-    ///   - initialState: the state at each activation.
-    ///   - context: where `processor` runs.
-    ///   - processor: makes the inner signal for a value.
-    /// - Returns: the merged signal.
-    public func flatMap<S: Sendable, U: Sendable>(
-        initialState: S, context: Exec = .direct,
-        _ processor: @escaping @Sendable (inout S, T) throws -> Signal<U>
-    ) -> Signal<U> {
-        // The throwing `map`'s rule: a throw ends the outer signal, which ends the merge and
-        // releases its inner subscriptions (ThrowingTransforms.swift).
-        map(initialState: initialState, context: context, processor).flatMap { $0 }
-    }
-
-    /// Drops values while `condition` returns true, then passes everything (CwlSignal's
-    /// `skipWhile(initialState:condition:)`). The state is per activation; a condition that
-    /// throws ends the signal with the error.
+    /// State: the waiting values with their timers, per activation; deactivation cancels the
+    /// timers and drops the values, and the next activation reads the clock afresh against
+    /// the same `deadline`. The stage runs serialized with its timers; values may be sent from
+    /// any thread.
     ///
     /// - Parameters:
-    ///   - initialState: the state at each activation.
-    ///   - context: where `condition` runs.
-    ///   - condition: whether to keep dropping.
-    /// - Returns: the signal from the first value `condition` let through.
-    public func skipWhile<S: Sendable>(
-        initialState: S, context: Exec = .direct,
-        condition: @escaping @Sendable (inout S, T) throws -> Bool
-    ) -> Signal<T> {
-        throwingStage(initialState: (initialState, false), context: context) { (s: inout (S, Bool), v: T, next: SignalNext<T>) in
-            if !s.1, try condition(&s.0, v) { return false }
-            s.1 = true
-            next.send(value: v)
-            return false
+    ///   - deadline: when the values may leave, on `context`'s clock (`context.now()` plus a
+    ///     duration).
+    ///   - context: where its timers run and whose clock it reads (`.global` by default;
+    ///     `.custom(VirtualTimeContext())` in tests).
+    /// - Returns: the signal of the delayed values.
+    public func delay(until deadline: Duration, context: Exec = .global) -> Signal<T> {
+        delayEach(initialState: ()) { _, _, id, channel in
+            channel.schedule(after: Duration.saturatingDifference(deadline, context.now()), on: context, .fired(id))
         }
     }
 
-    /// Passes values while `condition` returns true, and completes at the first for which it
-    /// returns false (CwlSignal's `takeWhile(initialState:condition:)`). The state is per
-    /// activation; a condition that throws ends the signal with the error.
+    /// Connects this signal only once `trigger` sends its first value or completes (RxJS
+    /// `delayWhen(selector, subscriptionDelay)`'s subscription delay, the old
+    /// `delaySubscription(notifier)`); until then nothing of this signal runs (a cold source
+    /// has not started; a hot one's values before then are not seen). The trigger is released
+    /// as soon as it has decided; an error or cancellation from it ends the result with that
+    /// end, and this signal is never connected. Follow it with `delay(offset:)` for RxJS's
+    /// two-argument `delayWhen`.
+    ///
+    /// State: the trigger's subscription, then this signal's, per activation; the stage runs
+    /// serialized, and either signal may send from any thread. Releasing the output (or
+    /// cancelling it) releases whichever subscription is open. A signal has one output: once
+    /// the first activation's connection is released, a later activation (behind a
+    /// `multicast()`) gets none of this signal's values.
     ///
     /// - Parameters:
-    ///   - initialState: the state at each activation.
-    ///   - context: where `condition` runs.
-    ///   - condition: whether to keep passing.
-    /// - Returns: the signal up to the first value `condition` refused.
-    public func takeWhile<S: Sendable>(
-        initialState: S, context: Exec = .direct,
-        condition: @escaping @Sendable (inout S, T) throws -> Bool
-    ) -> Signal<T> {
-        throwingStage(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<T>) in
-            guard try condition(&s, v) else {
-                next.complete()
-                return true
+    ///   - trigger: the signal whose first value or completion connects this one; one that
+    ///     never sends nor ends keeps this signal unconnected for ever.
+    /// - Returns: this signal's results, from the moment it is connected.
+    public func delaySubscription<U: Sendable>(until trigger: Signal<U>) -> Signal<T> {
+        // Held through `ReleasedAfterwards`: the processor is the only holder of this signal,
+        // which may itself be such a stage, so freeing a chain of them would nest once per
+        // stage.
+        let source = ReleasedAfterwards(self)
+        let trigger = ReleasedAfterwards(trigger)
+        typealias S = (trigger: SignalOutput<U>?, source: SignalOutput<T>?, started: Bool)
+        typealias E = EitherResult2<U, T>
+        return Signal<Never>.never(delivery: delivery).stage(initialState: S(nil, nil, false), eventType: E.self) {
+            (s: inout S, e: StageEvent<Never, E>, channel: StageChannel<E>, next: SignalNext<T>) in
+            switch e {
+            case .activated:
+                s.trigger = channel.subscribe(trigger.signal) { .result1($0) }
+            case .upstream:
+                break
+            case .event(.result1(let r)):
+                // Only the trigger's first result decides; any later one is already in flight.
+                guard !s.started else { return }
+                s.started = true
+                s.trigger = nil
+                switch r {
+                case .success, .failure(.complete):
+                    s.source = channel.subscribe(source.signal) { .result2($0) }
+                case .failure(let end):
+                    next.send(end: end)
+                }
+            case .event(.result2(let r)):
+                if case .failure = r { s.source = nil }
+                next.send(result: r)
             }
-            next.send(value: v)
-            return false
         }
     }
-
-    // MARK: - Per-value delays
 
     /// The skeleton of the per-value delays: each value waits for its own trigger, started by
     /// `start` with the value's id and kept (as a lifetime) until it fires. Values leave in
@@ -256,39 +293,6 @@ extension Signal {
         hop(to: context).delayEach(initialState: initialState) { s, v, id, channel in
             channel.subscribe(try offset(&s, v)) { DelayTrigger(id, $0) }
         }
-    }
-
-    /// `compactMap` whose closure keeps a state across values (per activation) (CwlSignal's
-    /// `compactMap(initialState:_:)`). A closure that throws ends the signal with the error.
-    ///
-    /// - Parameters:
-    ///   - initialState: the state at each activation.
-    ///   - context: where `processor` runs.
-    ///   - processor: maps a value, or returns nil to drop it.
-    /// - Returns: the mapped signal.
-    public func compactMap<S: Sendable, U: Sendable>(
-        initialState: S, context: Exec = .direct, _ processor: @escaping @Sendable (inout S, T) throws -> U?
-    ) -> Signal<U> {
-        throwingStage(initialState: initialState, context: context) { (s: inout S, v: T, next: SignalNext<U>) in
-            if let u = try processor(&s, v) { next.send(value: u) }
-            return false
-        }
-    }
-}
-
-extension Signal {
-    /// The values that are not nil, unwrapped (CwlSignal's `compact`).
-    ///
-    /// - Returns: the signal of the unwrapped values.
-    public func compact<U: Sendable>() -> Signal<U> where T == U? {
-        compactMap { $0 }
-    }
-
-    /// Each optional as an array of zero or one element (CwlSignal's `optionalToArray`).
-    ///
-    /// - Returns: the signal of arrays.
-    public func optionalToArray<U: Sendable>() -> Signal<[U]> where T == U? {
-        map { $0.map { [$0] } ?? [] }
     }
 }
 
