@@ -46,14 +46,6 @@ package struct CaptureActivationScenario: LabelledStressScenario {
         let token = StressLock<UInt?>(nil)
     }
 
-    static func threadToken() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
     package func run(_ it: StressIteration) -> [StressFinding] {
         let rounds = max(8, it.operations / 4)
         let capturers = max(1, it.threads - 1)
@@ -75,13 +67,13 @@ package struct CaptureActivationScenario: LabelledStressScenario {
             }) { a, rng in
                 for k in 0..<rounds {
                     let replay = ReplayThread()
-                    let me = Self.threadToken()
+                    let me = stressThreadToken()
                     let capture: SignalCapture<Int>
                     if k & 1 == 0 {
                         capture = multi.capture()
                     } else {
                         capture = multi.map { v -> Int in
-                            replay.token.withLock { t in if t == nil { t = Self.threadToken() } }
+                            replay.token.withLock { t in if t == nil { t = stressThreadToken() } }
                             return v
                         }.capture()
                     }

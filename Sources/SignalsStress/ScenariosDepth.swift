@@ -24,11 +24,6 @@
 
 import Signals
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A chain of nodes deeper than the nesting bound, subscribed, sent through and cancelled
 /// from several threads at once.
@@ -222,7 +217,7 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         // The thread that ran take's end through the stage after it (0 until then).
         let endCarrier = Atomic<UInt>(0)
         var x: Signal<Int> = m.map { $0 }.merge(with: b).take(k).onEnd { _ in
-            endCarrier.store(deepThreadToken(), ordering: .releasing)
+            endCarrier.store(stressThreadToken(), ordering: .releasing)
         }
         for _ in 0..<Self.below { x = x.multicast() }
         let received = StressCounter(0)
@@ -247,7 +242,7 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         let acceptedAfterEnd = StressCounter(0)
         let checks = StressCounter(0)
         let busy = m.subscribeValues { _ in
-            guard endCarrier.load(ordering: .acquiring) == deepThreadToken() else { return }
+            guard endCarrier.load(ordering: .acquiring) == stressThreadToken() else { return }
             _ = checks.next()
             if bIn.send(value: -1) == nil { _ = acceptedAfterEnd.next() }
         }
@@ -280,13 +275,4 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         withExtendedLifetime((output, busy, aIn, bIn)) {}
         return findings
     }
-}
-
-/// This thread's identity, for `deep-take-refusal`'s check.
-private func deepThreadToken() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
 }

@@ -123,13 +123,13 @@ package struct ReentrantOrderScenario: LabelledStressScenario {
             // Re-enter for one direct value in four, from the thread running this handler,
             // numbered in that thread's own sequence.
             guard !reentrant, seq % 4 == 0 else { return }
-            let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+            let me = stressThreadToken()
             guard let holderActor = threadActor.withLock({ $0[me] }) else { return }
             let next = counters[holderActor].next()
             _ = input.send(value: Self.encode(actor: holderActor, reentrant: true, seq: next))
         }
         it.runActors(actors) { actor, rng in
-            let me = UInt(bitPattern: Int(bitPattern: pthread_self()))
+            let me = stressThreadToken()
             threadActor.withLock { $0[me] = actor }
             for i in 0..<n {
                 let seq = counters[actor].next()

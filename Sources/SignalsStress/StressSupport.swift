@@ -480,3 +480,12 @@ func stressCheckContiguous(_ who: String, _ events: [StressEvent], senders: [Str
     }
     return findings
 }
+
+/// The calling thread's identity, for scenarios that check which thread ran a handler.
+func stressThreadToken() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
