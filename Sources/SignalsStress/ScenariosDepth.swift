@@ -203,13 +203,14 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
 /// into the nodes below, past the bound, then runs another branch.
 package struct DeepTakeRefusalScenario: LabelledStressScenario {
     package init() {}
-    package let label = StressScenarioLabel("deep-take-refusal", "threads send through a multi into a merge + take(k) with 12 multicasts below it; the multi's second branch sends into the merge's other source once the end has passed", acceptable: "a send after the end has passed is refused; the end once, last")
+    package let label = StressScenarioLabel("deep-take-refusal", "threads send through a multi, and one into the other source, of a merge + take(k) with 12 multicasts below it; the multi's second branch sends into the merge's other source once the end has passed", acceptable: "a send after the end has passed is refused; the end once, last")
 
     static let below = 12
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
-        let senders = max(2, it.threads)
+        // At least two through the multi, and one more into the merge's other source.
+        let senders = max(2, it.threads - 1)
         let k = max(8, n / 2)
         let (aIn, a) = Signal<Int>.create(delivery: it.variant)
         let (bIn, b) = Signal<Int>.create(delivery: it.variant)
@@ -247,13 +248,16 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
             if bIn.send(value: -1) == nil { _ = acceptedAfterEnd.next() }
         }
 
-        // Every actor sends through the multi: a thread sending into the merge's other source
-        // at the same time keeps that source active a moment longer even in a shallow graph
-        // (its deactivation, run by the end's thread, comes after the check), which this
-        // scenario does not judge.
-        it.runActors(senders) { actor, rng in
+        // Every actor but the last sends through the multi; the last sends into the merge's
+        // other source. When that one carries the end, the merge stops the multi's branch
+        // first: the removal, finding the multi idle, delivers there what the others queued
+        // meanwhile, on this thread, so the second branch's check runs inside the deactivation,
+        // before the merge has stopped its other source (once accepted there and dropped, in a
+        // shallow graph too: every source now refuses before any is detached).
+        it.runActors(senders + 1) { actor, rng in
+            let direct = actor == senders
             for seq in 0..<n {
-                _ = aIn.send(value: actor << 24 | seq)
+                if direct { _ = bIn.send(value: actor << 24 | seq) } else { _ = aIn.send(value: actor << 24 | seq) }
                 rng.perturb()
                 if seq & 31 == 0 { it.progress(actor, seq) }
             }
@@ -267,7 +271,7 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         }
         let e = ends.value.load(ordering: .relaxed)
         let r = received.value.load(ordering: .relaxed)
-        // Every sender sends n values, at least 2n in all, and k ≤ n/2: the take always ends.
+        // Every sender sends n values, at least 3n in all, and k ≤ n/2: the take always ends.
         if e != 1 { findings.append(.forbidden("the end arrived \(e) times", "expected once")) }
         if r != k { findings.append(.forbidden("take(\(k)) delivered \(r) values", "expected \(k)")) }
         let late = afterEnd.value.load(ordering: .relaxed)

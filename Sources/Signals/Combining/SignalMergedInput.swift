@@ -157,6 +157,7 @@ final class MergedSourceFeeder<T: Sendable>: NodeFeeder, @unchecked Sendable {
     @usableFromInline var upstreamRoot: NodeBase? { feeder.root }
     @usableFromInline func activate() { feeder.activate() }
     @usableFromInline func abandonActivation() { feeder.abandonActivation() }
+    @usableFromInline func refuseSendsBeforeDeactivating() { feeder.refuseSendsBeforeDeactivating() }
     /// Run after each deactivation (set before the feeder is added: `removeOnDeactivate`
     /// removes the source here; removing a feeder while the node's activation runs is queued
     /// for that run, not nested).

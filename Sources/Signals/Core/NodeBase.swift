@@ -16,11 +16,17 @@ protocol NodeFeeder: AnyObject, Sendable {
     /// downstream has meanwhile ended): detaches what the activation has attached so far, so
     /// the source's sends are refused and `activate()` returns. `deactivate()` still follows.
     func abandonActivation()
+    /// Called by the node's runner before it stops this feeder and others in one pass: makes
+    /// the sources behind it refuse sends from now on, running nothing else (see
+    /// `ChainAttachment.refuseSendsBeforeDetach()`).
+    func refuseSendsBeforeDeactivating()
 }
 
 extension NodeFeeder {
     /// Feeders whose activation never runs a source have nothing to abandon.
     @usableFromInline func abandonActivation() {}
+    /// Feeders with no source of their own to close.
+    @usableFromInline func refuseSendsBeforeDeactivating() {}
 }
 
 /// One feeder of a node and whether it is running. `isActive` is touched only by the thread
@@ -219,6 +225,16 @@ class NodeBase: @unchecked Sendable {
             for r in removed where r.isActive {
                 r.feeder.deactivate()
                 r.active.store(false, ordering: .releasing)
+            }
+            // Stopping several feeders: each one's deactivation may run user code (an
+            // `onDeactivate`, a multi's other handlers delivered by the branch removal), which
+            // must find every source of this node already refusing, not only those stopped
+            // before it. (One feeder needs no first step: its detach refuses before it runs
+            // anything.)
+            if !wanted && feeders.count - start > 1 {
+                for i in start..<feeders.count where feeders[i].isActive {
+                    feeders[i].feeder.refuseSendsBeforeDeactivating()
+                }
             }
             // By index: a slice of the list would be one more retain of its storage per pass.
             for i in start..<feeders.count {

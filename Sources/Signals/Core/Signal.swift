@@ -112,7 +112,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         // and cleared first thing by the detach.
         self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim, attachesBehindGate: true) { sink in
             let box = SinkBox(sink)
-            let attachment = ChainAttachment { end in node.detach(endedWith: end, closing: box) }
+            let attachment = NodeOutputAttachment(node: node, box: box)
             // Made before the node is activated: a chain that ends while its sources run
             // synchronously inside this call (a `take` behind an endless `.direct` source) is
             // detached through it at once, so those sources see the node inactive and stop.
@@ -279,6 +279,34 @@ class ChainAttachment: @unchecked Sendable {
     @usableFromInline func performDetach(_ end: SignalEnd?) {
         onDetach?(end)
     }
+
+    /// Makes the chain's sources refuse sends from now on, without running anything else: the
+    /// first step of a deactivation that stops several chains (`NodeBase.applyActivationChanges`),
+    /// taken for all of them before any of them is detached, since a detach may run user code
+    /// (an `onDeactivate`, the handlers of a multi the chain leaves). Only an attachment that
+    /// is its root node's single output can do this; the others do nothing.
+    @usableFromInline func refuseSendsBeforeDetach() {}
+}
+
+/// The attachment of a chain that is the single output of its root node (`Signal(rootedAt:)`).
+@usableFromInline
+final class NodeOutputAttachment<T: Sendable>: ChainAttachment, @unchecked Sendable {
+    @usableFromInline let node: SignalNode<T>
+    @usableFromInline let box: SinkBox<T>
+
+    @usableFromInline init(node: SignalNode<T>, box: SinkBox<T>) {
+        self.node = node
+        self.box = box
+        super.init()
+    }
+
+    @usableFromInline override func performDetach(_ end: SignalEnd?) {
+        node.detach(endedWith: end, closing: box)
+    }
+
+    @usableFromInline override func refuseSendsBeforeDetach() {
+        if !detached.load(ordering: .acquiring) { node.refuseSendsUntilDetached() }
+    }
 }
 
 /// Feeds the chain of an upstream signal into a node while the node is active.
@@ -335,6 +363,10 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, AttachmentReceive
     @usableFromInline func deactivate() {
         attachment?.detach(endedWith: nil)
         attachment = nil
+    }
+
+    @usableFromInline func refuseSendsBeforeDeactivating() {
+        attachment?.refuseSendsBeforeDetach()
     }
 }
 

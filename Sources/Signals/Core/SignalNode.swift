@@ -610,6 +610,19 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         updateActivation { $0.wanted = false }
     }
 
+    /// Makes the inputs refuse sends (as inactive) until the detach that follows: the first
+    /// step of a deactivation that stops several feeders of a node below
+    /// (`ChainAttachment.refuseSendsBeforeDetach()`). Leaves an ended or newer status alone.
+    @usableFromInline
+    func refuseSendsUntilDetached() {
+        activation.withLock { a in
+            let active = NodeStatus.make(generation: a.generation, state: NodeStatus.active)
+            if status.load(ordering: .acquiring) == active {
+                status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.inactive), ordering: .releasing)
+            }
+        }
+    }
+
     /// An end sent by an input that expected `expectedActive`: closes the node so later sends
     /// are refused, then delivers the end. While inactive, the end is kept for the next
     /// attachment. `pastTheBound` (a hand-over past the depth bound, `SignalInput.sendHandedOver`):
