@@ -35,8 +35,8 @@
 // `floor_send_contended`) instead of queueing its value, so the floor subject runs only the
 // single-thread workloads (send, send-map, chain, fanout, reentrant alone).
 //
-// The send path is inline here, as the library's `@inlinable` hot path is inlined into the
-// harness's send loop; the map, the handler and node creation are out of line in
+// The send path is inline here (always inlined), as the library's `@inlinable` hot path is
+// inlined into the harness's send loop; the map, the handler and node creation are out of line in
 // DeliveryFloor.c, so nothing the compiler sees lets it fold a call away.
 #ifndef SIGNALS_DELIVERY_FLOOR_H
 #define SIGNALS_DELIVERY_FLOOR_H
@@ -157,7 +157,7 @@ static inline uintptr_t floor_thread_token(void) {
 }
 
 /// One delivery by the holder: the gates, the map stages, the handler (or every subscriber's).
-static inline void floor_deliver(floor_node *n, intptr_t v) {
+static inline __attribute__((always_inline)) void floor_deliver(floor_node *n, intptr_t v) {
     int32_t branches = n->branchCount;
     if (branches == 0) {
         if (!__atomic_load_n(&n->outputOpen, __ATOMIC_RELAXED)) return;
@@ -178,7 +178,7 @@ static inline void floor_deliver(floor_node *n, intptr_t v) {
 /// Sends `value`: 1 when accepted, 0 when the input has ended. On the thread holding the node
 /// (a handler sending into its own input) the value is queued and delivered after the
 /// handler returns.
-static inline int floor_send(floor_node *n, intptr_t v) {
+static inline __attribute__((always_inline)) int floor_send(floor_node *n, intptr_t v) {
     if (__builtin_expect(__atomic_load_n(&n->status, __ATOMIC_RELAXED) != 1, 0)) return 0;
     uintptr_t token = floor_thread_token();
     uintptr_t word = __atomic_load_n(&n->claim, __ATOMIC_RELAXED);
