@@ -152,6 +152,7 @@ struct FloorSubjectTests {
         #expect(markdown.contains("×floor (95%)") && markdown.contains("2.50 [2.30–2.70]"), "\(markdown)")
         let html = report.rendered(.html)
         #expect(html.contains("×floor [95%]") && html.contains("2.50 [2.30–2.70]"))
+        #expect(html.contains("subject / floor with its 95% interval"))
         let csv = report.rendered(.csv).split(separator: "\n").map { Self.csvFields(String($0)) }
         let header = try #require(csv.first)
         let column = try #require(header.firstIndex(of: "ratio_to_floor"))
