@@ -31,6 +31,10 @@ let package = Package(
         // bench's latency clock: the CPU's time-stamp counter (`rdtsc`, `cntvct_el0`), which Swift
         // cannot read without C (Sources/SignalsWorkloads/Metrics/LatencyClock.swift).
         .target(name: "CycleCounter"),
+        // The `floor` subject of `bench run`: a C model of the single-thread delivery path
+        // (claim, gates, map, handler, release; the re-entrant ring; fan-out), what the machine
+        // allows, measured beside the library (include/DeliveryFloor.h says what it models).
+        .target(name: "DeliveryFloor"),
         // bench's allocation counts without jemalloc: the malloc family, counted and forwarded
         // (C, because the definitions must be the C symbols themselves).
         .target(
@@ -63,6 +67,7 @@ let package = Package(
                 "Signals",
                 "AllocationCounter",
                 "CycleCounter",
+                "DeliveryFloor",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -85,7 +90,7 @@ let package = Package(
         // The harness's tests: reports, statistics, workloads, subjects, the CLI and stress.
         .testTarget(
             name: "SignalsHarnessTests",
-            dependencies: ["SignalsReports", "SignalsWorkloadRegistry", "SignalsWorkloads", "SignalsStress", "Signals"],
+            dependencies: ["SignalsReports", "SignalsWorkloadRegistry", "SignalsWorkloads", "SignalsStress", "Signals", "DeliveryFloor"],
             // Read by `.ci/run` through TSAN_OPTIONS, not by the tests.
             exclude: ["Stress/tsan-suppressions.txt"]
         ),

@@ -55,6 +55,9 @@
 //         2,000 turns), two (two senders at once, each its
 //         share), and the first send after a turn change (the revocation, timed by itself).
 //         `./mpsc-floor node-lone cas|bias VALUES`: the lone sender alone, for callgrind.
+//         The `cas` mode's path, with the input's status check, the re-entrant ring and fan-out
+//         added, is `bench`'s `floor` subject (Sources/DeliveryFloor), measured with the
+//         harness's handlers beside the library in every report (×floor).
 //         Every delivery checks that no other delivery of the node overlaps it and counts
 //         values: a run with a violation exits 1.
 //   A contended sender here spins for the claim (test and test-and-set) instead of queueing

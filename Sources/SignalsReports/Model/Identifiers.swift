@@ -47,13 +47,15 @@ package struct WorkloadID: RawRepresentable, CaseIterable, Codable, Sendable, Ha
     }
 }
 
-/// Who is measured: the library's two delivery variants and the peers.
+/// Who is measured: the library's two delivery variants, the peers, and the floor (a C model
+/// of the single-thread delivery path: what the machine allows, the ×floor column's reference).
 package enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
     case lockfree
     case mutex
     case opencombine
     case asyncstream
     case asyncchannel
+    case floor
 
     package var summary: String {
         switch self {
@@ -62,6 +64,7 @@ package enum SubjectID: String, CaseIterable, Codable, Sendable, Comparable {
         case .opencombine: return "OpenCombine 0.14.0 PassthroughSubject"
         case .asyncstream: return "Swift concurrency AsyncStream (unbounded buffer)"
         case .asyncchannel: return "swift-async-algorithms 1.1.4 AsyncChannel"
+        case .floor: return "C model of the single-thread delivery path (claim, gates, map, handler, release): the machine's floor"
         }
     }
 

@@ -248,6 +248,10 @@ package struct CaseResult: Codable, Sendable {
     package var interval: Interval?
     /// The paired ratio to the reference subject of the case, with its interval and verdict.
     package var versus: PairedComparison?
+    /// The paired ratio to the `floor` subject (the C model of the single-thread delivery
+    /// path) of the case, with its interval: how far this subject is from what the machine
+    /// allows. Absent where the floor did not run beside it, and on the floor's own row.
+    package var versusFloor: PairedComparison?
     /// For workloads with several threads: the machine's cross-core round trip (ns), measured
     /// beside each launch (`CrossCoreProbe`), launch by launch; tells a slow launch of the
     /// subject from a slow phase of the machine. Absent for one-thread workloads and in
@@ -260,7 +264,7 @@ package struct CaseResult: Codable, Sendable {
     /// JSON keys: the schema's names ("variant" is the case label).
     enum CodingKeys: String, CodingKey {
         case workload, caseLabel = "variant", subject, status, reason, unit, throughput, latency, allocations, violations
-        case counters, isolated, launchRounds, launchSpread, interval, versus, launchCrossCoreNs, spec
+        case counters, isolated, launchRounds, launchSpread, interval, versus, versusFloor, launchCrossCoreNs, spec
     }
 
     package init(spec: CaseSpec, subject: SubjectID, status: CaseStatus, reason: String? = nil) {
@@ -280,6 +284,7 @@ package struct CaseResult: Codable, Sendable {
         self.launchSpread = nil
         self.interval = nil
         self.versus = nil
+        self.versusFloor = nil
         self.launchCrossCoreNs = nil
         self.spec = spec
     }

@@ -2,8 +2,8 @@ import Foundation
 
 /// `--format html`: one self-contained page (inline CSS and SVG; no script, nothing fetched).
 /// Per workload: a dot plot of each subject's figure with its 95% interval, the lock-free/mutex
-/// ratio with its interval against 1 (the smallest-effect band shaded), and the latency
-/// percentile curves; then the tables. For `bench ab`: current/baseline per case with its
+/// ratio with its interval against 1 (the smallest-effect band shaded), each subject's ratio to
+/// the floor with its interval where the floor ran (×floor), and the latency percentile curves; then the tables. For `bench ab`: current/baseline per case with its
 /// interval against the threshold band.
 package enum HTMLReport {
     package static func render(_ report: BenchReport) -> String {
@@ -22,6 +22,17 @@ package enum HTMLReport {
             if !ratios.isEmpty {
                 body += figure(ratioPlot(ratios, band: (1 / (1 + effect), 1 + effect), bandLabel: "±\(String(format: "%g", effect * 100))% smallest effect"),
                                caption: "lockfree / mutex with its 95% interval, against 1 (below 1: lock-free is faster)", kind: "ratio")
+            }
+            // Each subject against the floor (the C model of the single-thread delivery path),
+            // on the cases the floor ran beside it.
+            let floorRatios: [RatioRow] = rows.compactMap { r in
+                guard let f = r.versusFloor else { return nil }
+                return RatioRow(label: r.caseLabel.isEmpty ? r.subject.rawValue : "\(r.caseLabel) · \(r.subject.rawValue)",
+                                ratio: f.ratio, verdict: "")
+            }
+            if !floorRatios.isEmpty {
+                body += figure(ratioPlot(floorRatios, band: (1, 1.3), bandLabel: "up to 1.3× the floor"),
+                               caption: "subject / floor with its 95% interval, against 1 (the floor: what the machine allows)", kind: "ratio")
             }
             var keys: [String] = []
             for r in rows where r.latency != nil && !keys.contains(r.key) { keys.append(r.key) }

@@ -44,6 +44,7 @@ package enum BenchCSV {
         "workload", "case", "subject", "unit", "status",
         "ns_per_op", "ns_per_op_lower95", "ns_per_op_upper95", "ops_per_second", "launches",
         "reference", "ratio_to_reference", "ratio_lower95", "ratio_upper95", "verdict",
+        "ratio_to_floor", "ratio_to_floor_lower95", "ratio_to_floor_upper95",
         "allocs_per_op", "bytes_per_op",
         "send_p50_ns", "send_p99_ns", "send_p999_ns", "send_max_ns",
         "end_to_end_p50_ns", "end_to_end_p99_ns", "end_to_end_p999_ns", "end_to_end_max_ns",
@@ -64,6 +65,8 @@ package enum BenchCSV {
                       r.launchRounds.map { String($0.count) } ?? ""]
             cells += [r.versus?.reference ?? "", CSV.number(r.versus?.ratio.estimate), CSV.number(r.versus?.ratio.lower),
                       CSV.number(r.versus?.ratio.upper), r.versus?.verdict.rawValue ?? ""]
+            cells += [CSV.number(r.versusFloor?.ratio.estimate), CSV.number(r.versusFloor?.ratio.lower),
+                      CSV.number(r.versusFloor?.ratio.upper)]
             cells += [CSV.number(r.allocations?.countPerOp), CSV.number(r.allocations?.bytesPerOp)]
             cells += lat(r.latency?.send) + lat(r.latency?.endToEnd)
             cells.append(r.reason ?? "")

@@ -7,6 +7,7 @@ import Foundation
 package enum SVGPlot {
     static let colors: [SubjectID: String] = [
         .lockfree: "#d62728", .mutex: "#1f77b4", .opencombine: "#2ca02c", .asyncstream: "#9467bd", .asyncchannel: "#ff7f0e",
+        .floor: "#7f7f7f",
     ]
 
     package static func render(_ report: BenchReport) -> String {

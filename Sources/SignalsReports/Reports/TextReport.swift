@@ -174,9 +174,12 @@ struct ReportTables {
         // the spread of its launches (flagged when they fall into separate modes) and the
         // paired ratio to the reference subject with its interval and verdict.
         let paired = rows.contains { $0.interval != nil }
+        // ×floor beside ×mutex wherever the floor ran: paired, its ratio with its interval.
+        let hasFloor = paired ? rows.contains { $0.versusFloor != nil } : rows.contains { $0.subject == .floor && $0.status == .ok }
         headers += paired
             ? ["ns/\(unit)", "95% interval", "launches", "per second", "×fastest", "vs reference (95%)", "verdict"]
             : ["ns/\(unit)", "min–max", "per second", "×fastest", "×mutex"]
+        if hasFloor { headers.append(paired ? "×floor (95%)" : "×floor") }
         if hasAlloc { headers += ["allocs/\(unit)", "bytes/\(unit)"] }
         headers.append("status")
         var out: [[String]] = []
@@ -185,6 +188,7 @@ struct ReportTables {
             if hasVariant { cells.append(r.caseLabel) }
             if paired {
                 cells += pairedCells(r)
+                if hasFloor { cells.append(r.status == .ok ? Self.floorCell(r) : "–") }
             } else if let t = r.throughput, r.status == .ok {
                 let sameCase = rows.filter { $0.caseLabel == r.caseLabel && $0.status == .ok }
                 let fastest = sameCase.compactMap { $0.throughput?.medianNsPerOp }.min() ?? t.medianNsPerOp
@@ -192,8 +196,13 @@ struct ReportTables {
                 cells += [Fmt.ns(t.medianNsPerOp), "\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp))",
                           Fmt.rate(t.opsPerSecond), Fmt.ratio(t.medianNsPerOp / fastest),
                           mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–"]
+                if hasFloor {
+                    let floor = sameCase.first { $0.subject == .floor }?.throughput?.medianNsPerOp
+                    cells.append(r.subject == .floor ? "–" : floor.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–")
+                }
             } else {
                 cells += ["–", "–", "–", "–", "–"]
+                if hasFloor { cells.append("–") }
             }
             if hasAlloc {
                 if let a = r.allocations { cells += [Fmt.allocsWithRange(a), Fmt.bytes(a.bytesPerOp)] } else { cells += ["–", "–"] }
@@ -215,11 +224,13 @@ struct ReportTables {
         let paired = rows.contains { $0.interval != nil }
         let references = Set(rows.compactMap { $0.versus?.reference })
         let reference = references.count == 1 ? references.first! : nil
+        let hasFloor = paired ? rows.contains { $0.versusFloor != nil } : rows.contains { $0.subject == .floor && $0.status == .ok }
         var headers = ["subject"]
         if hasVariant { headers.append("case") }
         headers += paired
             ? ["ns/\(unit) [95%]", reference.map { "×\($0) [95%]" } ?? "× reference [95%]", "verdict"]
             : ["ns/\(unit) (min–max)", "×mutex", "status"]
+        if hasFloor { headers.append(paired ? "×floor [95%]" : "×floor") }
         if hasAlloc { headers.append("allocs/\(unit)") }
         var out: [[String]] = []
         var notes: [String] = []
@@ -243,6 +254,14 @@ struct ReportTables {
                     cells += ["\(Fmt.ns(t.medianNsPerOp)) (\(Fmt.ns(t.minNsPerOp))–\(Fmt.ns(t.maxNsPerOp)))",
                               mutex.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–", "ok"]
                 }
+                if hasFloor {
+                    if paired {
+                        cells.append(Self.floorCell(r))
+                    } else {
+                        let floor = rows.first { $0.caseLabel == r.caseLabel && $0.subject == .floor && $0.status == .ok }?.throughput?.medianNsPerOp
+                        cells.append(r.subject == .floor ? "–" : floor.map { Fmt.ratio(t.medianNsPerOp / $0) } ?? "–")
+                    }
+                }
                 if r.launchSpread?.bimodal == true { note.append("launches in TWO MODES") }
                 if !r.counters.isEmpty {
                     note.append(r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", "))
@@ -258,6 +277,7 @@ struct ReportTables {
                 case .timedOut: word = "hung"
                 }
                 cells += ["–", "–", word]
+                if hasFloor { cells.append("–") }
                 note.append(statusText(r))
             }
             if hasAlloc { cells.append(r.allocations.map { Fmt.allocs($0.countPerOp) } ?? "–") }
@@ -324,6 +344,13 @@ struct ReportTables {
             verdict = v.verdict.rawValue
         }
         return [Fmt.ns(figure), interval, launches, Fmt.rate(1e9 / figure), Fmt.ratio(figure / fastest), versus, verdict]
+    }
+
+    /// A row's paired ratio to the floor with its 95% interval ("–" for the floor itself, or
+    /// where the floor did not run beside it).
+    static func floorCell(_ r: CaseResult) -> String {
+        guard let f = r.versusFloor else { return "–" }
+        return "\(Fmt.ratio(f.ratio.estimate)) [\(Fmt.ratio(f.ratio.lower))–\(Fmt.ratio(f.ratio.upper))]"
     }
 
     func statusText(_ r: CaseResult) -> String {
@@ -420,7 +447,7 @@ struct ReportTables {
                 "latency: 1 send in \(p.latencySampleEvery) sampled in two extra rounds: the send call (the handler stores nothing), then send → handler (the handler stores one timestamp); histograms filled after each round",
             ] + (clockLine.map { [$0] } ?? ["latency: each sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns)"]) + [
                 "allocations: median over the rounds, " + allocationMethod,
-            ]
+            ] + floorLines
         }
         return machineLines + [
             paired
@@ -430,7 +457,13 @@ struct ReportTables {
             "        " + (clockLine ?? "each latency sample includes one clock read (≈\(Fmt.ns(m.timerOverheadNs)) ns here)") + ";",
             "        consistency = for one-thread direct cases (send, send-map, chain, hop[direct]; lockfree, mutex, opencombine), the send call's corrected p50 against ns/value, agreeing when it lies within the span of the timed rounds widened by the clock's resolution + max(\(Fmt.ns(LatencyConsistency.marginNs)) ns, \(Int(LatencyConsistency.marginFraction * 100))% of the figure); a contradiction fails the run (exit 1).",
             "        allocations = median over the timed repetitions (min–max in brackets when they differ), " + allocationMethod,
-        ]
+        ] + floorLines
+    }
+
+    /// What the floor subject and the ×floor column are, when the floor ran.
+    var floorLines: [String] {
+        guard report.results.contains(where: { $0.subject == .floor }) else { return [] }
+        return ["floor: a C model of the single-thread delivery path (claim CAS, gates, map, handler, release CAS; Sources/DeliveryFloor) with the same handler and checks; ×floor = a subject's time over the floor's, paired by round, with its 95% interval"]
     }
 
     /// Which counter gave the allocation figures.

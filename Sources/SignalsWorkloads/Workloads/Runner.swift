@@ -93,9 +93,10 @@ package struct Runner: Sendable {
     }
 
     /// The subject every other one in a case is compared with: mutex when it ran (the library's
-    /// simple variant), else the first subject.
+    /// simple variant), else the first subject. The floor is the reference of its own column
+    /// (×floor), and of this one only when it ran alone.
     package static func reference(among subjects: [SubjectID]) -> SubjectID? {
-        subjects.contains(.mutex) ? .mutex : subjects.sorted().first
+        subjects.contains(.mutex) ? .mutex : (subjects.filter { $0 != .floor }.sorted().first ?? subjects.first)
     }
 
     /// One result per subject from several launches: every launch's rounds kept, the figure
@@ -138,6 +139,16 @@ package struct Runner: Sendable {
                 merged[subject]?.versus = PairedStatistics.compare(subject: mine, reference: refRounds, referenceName: ref.rawValue,
                                                                    smallestEffect: parameters.smallestEffectValue,
                                                                    seed: parameters.seedValue)
+            }
+        }
+        // Every subject's distance from the machine's floor, paired round by round as the
+        // reference's ratio is.
+        if let floorRounds = rounds[.floor] {
+            for subject in subjects where subject != .floor {
+                guard let mine = rounds[subject] else { continue }
+                merged[subject]?.versusFloor = PairedStatistics.compare(subject: mine, reference: floorRounds, referenceName: SubjectID.floor.rawValue,
+                                                                        smallestEffect: parameters.smallestEffectValue,
+                                                                        seed: parameters.seedValue)
             }
         }
         return subjects.compactMap { merged[$0] }

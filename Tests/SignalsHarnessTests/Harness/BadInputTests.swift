@@ -60,6 +60,9 @@ struct BadArgumentTests {
         (["run", "--subject", ""], "--subject"),
         (["run", "--subject", "lockfree,lockfree"], "--subject"),
         (["run", "--subject", "lockfree", "--subject", "lockfree"], "given twice"),
+        // A misspelt subject is refused with the list of subjects, the floor among them.
+        (["run", "--subject", "flor"], "floor"),
+        (["run", "--subject", "floor,floor"], "--subject"),
         (["run", "--workload", "send,,chain"], "--workload"),
         (["run", "--workload", "send", "--workload", "send"], "given twice"),
         (["run", "--threads", "2,,4"], "empty item"),
