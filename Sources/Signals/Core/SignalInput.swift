@@ -137,7 +137,12 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     /// being detached there), this returns once that detach has finished, so the signal is free
     /// for a new subscriber as soon as `cancel()` returns; not where waiting would close a cycle
     /// of threads, nor from inside that delivery.
-    public func cancel() { terminal.close(end: nil) }
+    public func cancel() {
+        #if DEBUG
+        SchedulePoint.here(.cancel)
+        #endif
+        terminal.close(end: nil)
+    }
 
     /// Whether the subscription has ended (cancelled, or its stream ended).
     public var isClosed: Bool { terminal.closed.load(ordering: .acquiring) }

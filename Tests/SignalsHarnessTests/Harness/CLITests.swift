@@ -80,6 +80,18 @@ struct CLITests {
         (["ab", "--baseline", "/bin/true", "--round-milliseconds", "1"], "--round-milliseconds"),
         (["run", "--launches", "0"], "--launches"),
         (["run", "--load", "-1"], "--load"),
+        (["explore", "--strategy", "random"], "--strategy"),
+        (["explore", "--depth", "0"], "--depth"),
+        (["explore", "--preemptions", "-1"], "--preemptions"),
+        (["explore", "--schedules", "0"], "--schedules"),
+        (["explore", "--seconds", "nan"], "--seconds"),
+        (["explore", "--seconds", "inf"], "--seconds"),
+        (["explore", "--scenario", "nope"], "send-pair"),
+        (["explore", "--scenario", "send-pair,"], "--scenario"),
+        (["explore", "--variant", "fast"], "--variant"),
+        (["explore", "--replay", "0,1"], "--replay"),
+        (["explore", "--replay", "0,,1", "--scenario", "send-pair", "--variant", "mutex"], "--replay"),
+        (["explore", "--replay", "0,99", "--scenario", "send-pair", "--variant", "mutex"], "0 to 15"),
     ])
     func badArgumentsExitTwo(arguments: [String], mention: String) throws {
         let r = try runBench(arguments)

@@ -1,0 +1,50 @@
+#if DEBUG
+import Foundation
+import Signals
+import SignalsStress
+import Testing
+
+/// `bench explore` in `swift test` (debug builds, where the library has its schedule points):
+/// every scenario on both variants for a few PCT and DFS schedules, and a failing or passing
+/// schedule replayed from its choices. Serialized: a controlled scheduler is installed for the
+/// whole process while a scenario runs.
+@Suite(.serialized)
+struct ExploreTests {
+    @Test(arguments: ExploreCatalogue.all.map(\.name), DeliveryVariant.allCases)
+    func scenarioPassesAFewSchedules(_ name: String, _ variant: DeliveryVariant) throws {
+        let scenario = try #require(ExploreCatalogue.all.first { $0.name == name })
+        for strategy in [ExploreStrategyChoice.pct(depth: 3), .dfs(preemptions: 1)] {
+            let options = ExploreOptions(strategy: strategy, schedules: 4, seed: 0x5EED_E4, secondsPerRun: 5)
+            let r = ExploreRunner.explore(scenario, variant: variant, options: options)
+            #expect(r.schedules > 0)
+            #expect(r.failure == nil, "\(name) / \(variant): \(r.failure.map { "\($0.problems) at \($0.choices)" } ?? "")")
+            #expect(r.stalled == 0, "\(name) / \(variant): \(r.stalled) schedule(s) stalled")
+        }
+    }
+
+    /// The same seed gives the same choices, and a replay of those choices follows them.
+    @Test(arguments: DeliveryVariant.allCases)
+    func replayedScheduleMakesTheSameChoices(_ variant: DeliveryVariant) throws {
+        let scenario = ExploreSendPair()
+        let strategy = PCTStrategy(depth: 3, steps: 40, threads: 2, seed: 42)
+        let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 1, seed: 42)
+        let first = ExploreRunner.runSchedule(scenario, variant: variant, strategy: strategy, options: options)
+        let again = ExploreRunner.runSchedule(scenario, variant: variant, strategy: strategy, options: options)
+        #expect(first.choices == again.choices)
+        #expect(first.choices.count > 1)
+        let replayed = ExploreRunner.runSchedule(scenario, variant: variant, strategy: ReplayStrategy(choices: first.choices), options: options)
+        #expect(replayed.choices == first.choices)
+        #expect((replayed.strategy as? ReplayStrategy)?.divergedAt == nil)
+    }
+
+    /// DFS with no preemption runs exactly one schedule; with one it finds several.
+    @Test func dfsEnumeratesWithinItsBound() {
+        let none = ExploreRunner.explore(ExploreSendPair(), variant: .lockFree,
+                                         options: ExploreOptions(strategy: .dfs(preemptions: 0), schedules: 100, seed: 0))
+        #expect(none.exhausted && none.schedules == 1)
+        let one = ExploreRunner.explore(ExploreSendPair(), variant: .lockFree,
+                                        options: ExploreOptions(strategy: .dfs(preemptions: 1), schedules: 10_000, seed: 0))
+        #expect(one.schedules > 1 && one.distinct == one.schedules)
+    }
+}
+#endif
