@@ -35,7 +35,7 @@ struct ExploreCommand: ParsableCommand {
     var strategy: String = "pct"
 
     @Option(help: "PCT's bug depth d (d − 1 priority change points), 1–20.")
-    var depth: Int = 3
+    var depth: Int = 4
 
     @Option(help: "DFS: the most preemptions per schedule, 0–10.")
     var preemptions: Int = 2
@@ -49,7 +49,7 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "PCT seed of the first schedule; schedule i uses seed + i (default: from the clock; printed).")
     var seed: UInt64?
 
-    @Option(help: "Runs one recorded schedule again: its choices, comma-separated (0,1,1,0…), or a file holding them. Needs one --scenario and one --variant.")
+    @Option(help: "Runs one recorded schedule again: its choices, comma-separated (0,1,1,0…; t*n for a run of n), or a file holding them. Needs one --scenario and one --variant.")
     var replay: String?
 
     @Option(help: "Scenarios to run (repeat or comma-separate; default: all). `--list` shows them.")
@@ -103,24 +103,19 @@ struct ExploreCommand: ParsableCommand {
         }
     }
 
-    /// A replay's choices: a comma list of thread numbers (0–15), or a file holding one.
+    /// A replay's choices: a comma list of thread numbers (0–15; `t*n` a run of n), or a file
+    /// holding one.
     static func parseChoices(_ text: String) throws(ArgumentError) -> [Int] {
         var list = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !list.isEmpty && !list.allSatisfy({ $0.isNumber || $0 == "," || $0 == " " }) {
+        if !list.isEmpty && !list.allSatisfy({ $0.isNumber || $0 == "," || $0 == " " || $0 == "*" }) {
             guard let contents = try? String(contentsOfFile: list, encoding: .utf8) else {
                 throw ArgumentError(flag: "--replay", message: "expected choices (0,1,1,0…) or a readable file of them (got '\(text)')")
             }
             list = contents.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let items = list.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        if list.isEmpty || items.contains(where: \.isEmpty) {
-            throw ArgumentError(flag: "--replay", message: "expected thread numbers, comma-separated, with no empty item (got '\(text)')")
-        }
-        return try items.map { item throws(ArgumentError) -> Int in
-            guard let n = Int(item), (0...15).contains(n) else {
-                throw ArgumentError(flag: "--replay", message: "'\(item)' is not a thread number from 0 to 15")
-            }
-            return n
+        switch ExploreChoices.parse(list) {
+        case .success(let choices): return choices
+        case .failure(let e): throw ArgumentError(flag: "--replay", message: e.description)
         }
     }
 
@@ -184,7 +179,7 @@ struct ExploreCommand: ParsableCommand {
         let v = r.variant.commandLineName
         var lines = ["FORBIDDEN \(r.scenario) / \(v), schedule \(f.schedule)\(f.seed.map { " (seed \($0))" } ?? ""):"]
         lines += f.problems.map { "  \($0)" }
-        let choices = f.choices.map(String.init).joined(separator: ",")
+        let choices = ExploreChoices.format(f.choices)
         lines.append("  choices: \(choices.isEmpty ? "(none)" : choices)")
         if !f.choices.isEmpty {
             lines.append("  replay: bench explore --scenario \(r.scenario) --variant \(v) --replay \(choices)")

@@ -56,10 +56,11 @@ package enum ExploreRunner {
                 if !strategy.advance() { result.exhausted = true; break }
             }
         case .pct(let depth):
-            // k, the steps PCT spreads its change points over: the decisions of a schedule
-            // that preempts nobody (not counted as one of the run's schedules).
+            // k, the steps PCT spreads its change points over: the schedule points of a
+            // schedule that preempts nobody (not counted as one of the run's schedules), which
+            // bounds the decisions of any schedule that does not wait longer.
             let probe = runSchedule(scenario, variant: variant, strategy: DFSStrategy(bound: 0), options: options)
-            let steps = max(1, probe.choices.count)
+            let steps = max(1, probe.points)
             let threads = scenario.make(variant).threads.count
             for i in 0..<options.schedules where timeLeft() {
                 let seed = options.seed &+ UInt64(i)
@@ -76,6 +77,8 @@ package enum ExploreRunner {
     package struct ScheduleRun {
         /// The thread chosen at each decision.
         package var choices: [Int]
+        /// Schedule points reached by the scheduled threads.
+        package var points: Int
         /// Forbidden outcomes, a deadlock or a livelock; empty when the schedule passed.
         package var problems: [String]
         /// Abandoned: a thread blocked outside the schedule points (then run freely).
@@ -90,7 +93,7 @@ package enum ExploreRunner {
     package static func runSchedule(_ scenario: any ExploreScenario, variant: DeliveryVariant, strategy: any ScheduleStrategy,
                             options: ExploreOptions) -> ScheduleRun {
         var problems: [String] = []
-        let (choices, stalled, finished, failure, after): ([Int], Bool, Bool, String?, any ScheduleStrategy) = {
+        let (choices, points, stalled, finished, failure, after): ([Int], Int, Bool, Bool, String?, any ScheduleStrategy) = {
             let c = scenario.make(variant)
             let scheduler = ControlledScheduler(threads: c.threads.count, strategy: strategy, maxSteps: options.maxSteps)
             SchedulePoint.install(scheduler)
@@ -110,11 +113,11 @@ package enum ExploreRunner {
                 FileHandle.standardError.write(Data(("schedule points:\n" + scheduler.trace.joined(separator: "\n") + "\n").utf8))
             }
             if finished { problems = c.check() }
-            return (scheduler.choices, stalled, finished, scheduler.failure, scheduler.finalStrategy)
+            return (scheduler.choices, scheduler.steps, stalled, finished, scheduler.failure, scheduler.finalStrategy)
         }()
         if let failure { problems.insert(failure, at: 0) }
         if !finished { problems.append("hang: a thread was still blocked 10 s after the schedule was abandoned") }
-        return ScheduleRun(choices: choices, problems: problems, stalled: stalled && failure == nil, hung: !finished, strategy: after)
+        return ScheduleRun(choices: choices, points: points, problems: problems, stalled: stalled && failure == nil, hung: !finished, strategy: after)
     }
     #endif
 }

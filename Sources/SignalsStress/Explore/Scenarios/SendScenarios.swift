@@ -22,22 +22,43 @@ package struct ExploreSendPair: ExploreScenario {
     }
 }
 
-/// A handler that sends into its own input (re-entrantly), while another thread sends too.
+/// Three threads send one value each into one input whose handler sends once more for each
+/// of those values, re-entrantly, from whichever thread delivers it. Each thread's values,
+/// direct or re-entrant, must arrive in the order that thread sent them: a thread that claims
+/// the node with its own value still queued must not let its re-entrant send overtake it.
 package struct ExploreReentrantSend: ExploreScenario {
     package init() {}
     package let name = "reentrant-send"
-    package let summary = "a handler sends into its own input while another thread sends"
+    package let summary = "three threads send into an input whose handler sends again, re-entrantly"
 
     package func make(_ variant: DeliveryVariant) -> ExploreCase {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let log = ExploreLog()
-        // Sender 2: the handler's own sends, one for each of sender 0's values.
+        // Per thread: its number and its next sequence number (direct and re-entrant sends share it).
+        let senders = Mutex<[UInt: (index: Int, next: Int)]>([:])
+        @Sendable func nextValue() -> Int {
+            senders.withLock { s in
+                let me = stressThreadToken()
+                var entry = s[me] ?? (index: s.count, next: 0)
+                defer { entry.next += 1; s[me] = entry }
+                return ExploreLog.value(entry.index, entry.next)
+            }
+        }
+        // Re-entrant values are marked by 100 added to their sequence number (a thread sends
+        // one direct value, its 0th), so they are not sent again.
         let output = signal.subscribe { r in
             log.receive(r)
-            if case .success(let v) = r, v / 1000 == 0 { log.send(ExploreLog.value(2, v % 1000), through: input) }
+            if case .success(let v) = r, (v % 1000) < 100 {
+                let fresh = nextValue()
+                log.send(fresh + 100, through: input)
+            }
         }
-        let threads: [@Sendable () -> Void] = (0..<2).map { sender in
-            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
+        let threads: [@Sendable () -> Void] = (0..<3).map { index in
+            {
+                // Registers this thread's number before anything it delivers can ask for it.
+                senders.withLock { s in s[stressThreadToken()] = (index: index, next: 0) }
+                log.send(nextValue(), through: input)
+            }
         }
         return ExploreCase(threads: threads) {
             withExtendedLifetime((output, input)) { log.check(endExpected: false) }
