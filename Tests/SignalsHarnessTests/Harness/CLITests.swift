@@ -99,6 +99,19 @@ struct CLITests {
         #expect(r.stderr.contains(mention), "\(r.stderr)")
     }
 
+    /// `bench explore` needs the schedule points of a debug build: a release bench says so
+    /// and exits 2; a debug one explores.
+    @Test func exploreNeedsADebugBuild() throws {
+        let r = try runBench(["explore", "--scenario", "send-pair", "--schedules", "2", "--quiet"])
+        #if DEBUG
+        #expect(r.status == 0, "\(r.stderr)\(r.stdout)")
+        #expect(r.stdout.contains("PASS"))
+        #else
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("needs a debug build"), "\(r.stderr)")
+        #endif
+    }
+
     @Test func wrongSchemaExitsTwo() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("bench-cli-\(getpid()).json")
         try Data("{\"schemaVersion\": 99}".utf8).write(to: url)
