@@ -56,9 +56,12 @@ package protocol ScheduleController: AnyObject, Sendable {
 /// (`bench explore`).
 ///
 /// Compiled only in debug builds: release builds have neither the points nor their checks.
-/// With no controller installed a point costs one relaxed load. A controller must not suspend
-/// a thread inside a lock it does not know about; the library never calls a point while it
-/// holds a `BargingLock`, and where it waits for another thread it asks `waitingTurn` first.
+/// With no controller installed a point costs one relaxed load. No point is reached while a
+/// `BargingLock` is held, and where the library waits for another thread (a spin, the lock's
+/// park, a graph change waiting for the holder, a hand-over offer) it asks `waitingTurn`
+/// first. A point reached inside a `Mutex` region would suspend its thread holding that
+/// `Mutex`: the one such region on a wait path (`WaitRegistry`) runs `unscheduled`; a
+/// controller treats a thread blocked anywhere else as stalled.
 @usableFromInline package enum SchedulePoint {
     /// Whether a controller is installed.
     @usableFromInline package static let armed = Atomic<Bool>(false)
