@@ -10,6 +10,7 @@ package enum ExploreCatalogue {
             ExploreReentrantSend(),
             ExploreSendEnd(),
             ExploreMultiSubscribeCancel(),
+            ExploreMultiCancelInHandler(),
             ExploreJunctionRebind(),
             ExploreMergedAddRemove(),
             ExploreCapture(),

@@ -32,6 +32,40 @@ package struct ExploreMultiSubscribeCancel: ExploreScenario {
     }
 }
 
+/// A handler on one branch of a multicast cancels another branch from inside its delivery,
+/// while two threads send: the holder cannot wait for itself, so only the branch's gate keeps
+/// values from the cancelled branch once `cancel()` returned.
+package struct ExploreMultiCancelInHandler: ExploreScenario {
+    package init() {}
+    package let name = "multi-cancel-in-handler"
+    package let summary = "a multicast branch's handler cancels another branch while two threads send"
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let multi = signal.multicast()
+        let log = ExploreLog()
+        let victim = Mutex<SignalOutput<Int>?>(nil)
+        let cancelled = Atomic<Bool>(false)
+        let canceller = multi.subscribe { r in
+            log.receive(r)
+            if let v = victim.withLock({ $0.take() }) {
+                v.cancel()
+                cancelled.store(true, ordering: .relaxed)
+            }
+        }
+        let branch = multi.subscribeValues { _ in
+            if cancelled.load(ordering: .relaxed) { log.forbid("a value reached a branch after its cancel() returned") }
+        }
+        victim.withLock { $0 = branch }
+        let threads: [@Sendable () -> Void] = (0..<2).map { sender in
+            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
+        }
+        return ExploreCase(threads: threads) {
+            withExtendedLifetime((canceller, input)) { log.check(endExpected: false) }
+        }
+    }
+}
+
 /// A junction moved from one input to another while values flow through it.
 package struct ExploreJunctionRebind: ExploreScenario {
     package init() {}
