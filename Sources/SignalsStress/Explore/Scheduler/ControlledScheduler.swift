@@ -1,13 +1,6 @@
 #if DEBUG
 import Foundation
 import Signals
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs a scenario's threads one at a time: at each schedule point of the library
 /// (`SchedulePoint`) the running thread asks the strategy who goes next and, if another
@@ -49,21 +42,13 @@ final class ControlledScheduler: ScheduleController, @unchecked Sendable {
     /// The strategy, with what it learnt during the schedule.
     var finalStrategy: any ScheduleStrategy { condition.withLock { strategy } }
 
-    static func token() -> UInt {
-        #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-        #else
-        UInt(pthread_self())
-        #endif
-    }
-
     // MARK: The scenario's threads
 
     /// Registers the calling thread as thread `index` and sleeps until its first turn.
     func enter(_ index: Int) {
         condition.lock()
         defer { condition.unlock() }
-        ids[Self.token()] = index
+        ids[stressThreadToken()] = index
         condition.broadcast()
         while current != index && !disengaged { condition.wait() }
     }
@@ -72,7 +57,7 @@ final class ControlledScheduler: ScheduleController, @unchecked Sendable {
     func exit(_ index: Int) {
         condition.lock()
         defer { condition.unlock() }
-        ids[Self.token()] = nil
+        ids[stressThreadToken()] = nil
         states[index] = .finished
         wakeWaiters()
         if disengaged { condition.broadcast(); return }
@@ -131,7 +116,7 @@ final class ControlledScheduler: ScheduleController, @unchecked Sendable {
     func reached(_ site: SchedulePointSite) {
         condition.lock()
         defer { condition.unlock() }
-        guard !disengaged, let me = ids[Self.token()], suppressed[me] == 0 else { return }
+        guard !disengaged, let me = ids[stressThreadToken()], suppressed[me] == 0 else { return }
         if Self.tracing { trace.append("\(me) \(site.rawValue)") }
         wakeWaiters()
         step(me, waiting: false)
@@ -140,7 +125,7 @@ final class ControlledScheduler: ScheduleController, @unchecked Sendable {
     func waitingTurn(_ site: SchedulePointSite) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        guard !disengaged, let me = ids[Self.token()], suppressed[me] == 0 else { return false }
+        guard !disengaged, let me = ids[stressThreadToken()], suppressed[me] == 0 else { return false }
         if Self.tracing { trace.append("\(me) \(site.rawValue) (waits)") }
         states[me] = .waiting
         step(me, waiting: true)
@@ -151,7 +136,7 @@ final class ControlledScheduler: ScheduleController, @unchecked Sendable {
     func suppress(_ delta: Int) {
         condition.lock()
         defer { condition.unlock() }
-        if let me = ids[Self.token()] { suppressed[me] += delta }
+        if let me = ids[stressThreadToken()] { suppressed[me] += delta }
     }
 
     // MARK: Deciding
