@@ -2,6 +2,7 @@
 import Foundation
 import Signals
 import SignalsStress
+import Synchronization
 import Testing
 
 /// `bench explore` in `swift test` (debug builds, where the library has its schedule points):
@@ -48,6 +49,51 @@ struct ExploreTests {
         #expect(none.exhausted && one.exhausted)
         #expect(none.schedules < one.schedules)
         #expect(none.distinct == none.schedules && one.distinct == one.schedules)
+    }
+
+    /// Two threads each waiting for the other (through the waits the library uses) are
+    /// reported as a deadlock with their schedule, and a thread that never stops reaching
+    /// points as a livelock; neither hangs the run.
+    @Test func deadlockAndLivelockAreFailures() {
+        let deadlock = ExploreRunner.explore(MutualWait(), variant: .lockFree,
+                                             options: ExploreOptions(strategy: .pct(depth: 2), schedules: 1, seed: 1))
+        #expect(deadlock.failure?.problems.first?.hasPrefix("deadlock") == true, "\(String(describing: deadlock.failure))")
+        var options = ExploreOptions(strategy: .dfs(preemptions: 0), schedules: 1, seed: 1)
+        options.maxSteps = 500
+        let livelock = ExploreRunner.explore(EndlessSpin(), variant: .lockFree, options: options)
+        #expect(livelock.failure?.problems.first?.hasPrefix("livelock") == true, "\(String(describing: livelock.failure))")
+    }
+}
+
+/// Each thread waits for a flag that only the other sets after its own wait: a deadlock.
+struct MutualWait: ExploreScenario {
+    let name = "mutual-wait"
+    let summary = "two threads wait for each other"
+    func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let flags = Mutex<[Bool]>([false, false])
+        let threads: [@Sendable () -> Void] = (0..<2).map { i in
+            {
+                // Past the schedule (a waitingTurn of false), the thread gives up.
+                while !flags.withLock({ $0[1 - i] }) {
+                    if !SchedulePoint.waitingTurn(.spinWait) { return }
+                }
+                flags.withLock { $0[i] = true }
+            }
+        }
+        return ExploreCase(threads: threads) { [] }
+    }
+}
+
+/// One thread reaches 10,000 points, far past the livelock bound the test sets.
+struct EndlessSpin: ExploreScenario {
+    let name = "endless-spin"
+    let summary = "a thread that reaches points for a long time"
+    func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let threads: [@Sendable () -> Void] = [
+            { for _ in 0..<10_000 { SchedulePoint.here(.claim) } },
+            { SchedulePoint.here(.claim) },
+        ]
+        return ExploreCase(threads: threads) { [] }
     }
 }
 #endif
