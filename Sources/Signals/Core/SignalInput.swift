@@ -253,7 +253,15 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         }
         guard let semaphore, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
         defer { WaitRegistry.unregister(me) }
+        #if DEBUG
+        // A thread of a controlled scheduler (`SchedulePoint`) cannot block for a detach that
+        // runs only when it yields: it gives the others turns until the detach is done.
+        while semaphore.wait(timeout: .now()) == .timedOut {
+            if !SchedulePoint.waitingTurn(.controlWait) { semaphore.wait(); return }
+        }
+        #else
         semaphore.wait()
+        #endif
     }
 
     /// Returns false if a detach had been requested before (this call did nothing).

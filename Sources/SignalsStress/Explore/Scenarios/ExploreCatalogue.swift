@@ -9,6 +9,7 @@ package enum ExploreCatalogue {
             ExploreSendPair(),
             ExploreReentrantSend(),
             ExploreSendEnd(),
+            ExploreEndCancel(),
             ExploreMultiSubscribeCancel(),
             ExploreMultiCancelInHandler(),
             ExploreJunctionRebind(),

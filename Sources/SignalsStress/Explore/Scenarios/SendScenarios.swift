@@ -85,3 +85,36 @@ package struct ExploreSendEnd: ExploreScenario {
         }
     }
 }
+
+/// One thread sends and ends the stream while another cancels the subscription: a cancel that
+/// finds the end's detach running on the other thread waits for it (a wait the scheduler turns
+/// into turns), and nothing reaches the handler once `cancel()` returned.
+package struct ExploreEndCancel: ExploreScenario {
+    package init() {}
+    package let name = "end-cancel"
+    package let summary = "one thread sends and completes while another cancels the subscription"
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let log = ExploreLog()
+        let cancelled = Atomic<Bool>(false)
+        let output = signal.subscribe { r in
+            if cancelled.load(ordering: .relaxed) { log.forbid("a delivery after cancel() returned: \(r)") }
+            log.receive(r)
+        }
+        let threads: [@Sendable () -> Void] = [
+            {
+                for seq in 0..<2 { log.send(ExploreLog.value(0, seq), through: input) }
+                _ = input.send(end: .complete)
+            },
+            {
+                output.cancel()
+                cancelled.store(true, ordering: .relaxed)
+            },
+        ]
+        return ExploreCase(threads: threads) {
+            // A cancel may come before the values: only order, duplicates and the end's place.
+            withExtendedLifetime((output, input)) { log.check(endExpected: false, acceptedArrive: false) }
+        }
+    }
+}
