@@ -86,9 +86,10 @@ package struct ExploreSendEnd: ExploreScenario {
     }
 }
 
-/// One thread sends and ends the stream while another cancels the subscription: a cancel that
-/// finds the end's detach running on the other thread waits for it (a wait the scheduler turns
-/// into turns), and nothing reaches the handler once `cancel()` returned.
+/// One thread sends and ends the stream while another cancels the subscription and subscribes
+/// again: a cancel that finds the end's detach running on the other thread waits for it (a
+/// wait the scheduler turns into turns), so nothing reaches the handler once `cancel()`
+/// returned and the signal is free for the new subscription (never `.duplicate`).
 package struct ExploreEndCancel: ExploreScenario {
     package init() {}
     package let name = "end-cancel"
@@ -98,6 +99,7 @@ package struct ExploreEndCancel: ExploreScenario {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let log = ExploreLog()
         let cancelled = Atomic<Bool>(false)
+        let second = Mutex<SignalOutput<Int>?>(nil)
         let output = signal.subscribe { r in
             if cancelled.load(ordering: .relaxed) { log.forbid("a delivery after cancel() returned: \(r)") }
             log.receive(r)
@@ -110,11 +112,20 @@ package struct ExploreEndCancel: ExploreScenario {
             {
                 output.cancel()
                 cancelled.store(true, ordering: .relaxed)
+                let again = signal.subscribe { r in
+                    if case .failure(.other(let e)) = r, e as? SignalBindError == .duplicate {
+                        log.forbid("a subscription right after cancel() returned was refused as a duplicate")
+                    }
+                }
+                second.withLock { $0 = again }
             },
         ]
         return ExploreCase(threads: threads) {
             // A cancel may come before the values: only order, duplicates and the end's place.
-            withExtendedLifetime((output, input)) { log.check(endExpected: false, acceptedArrive: false) }
+            withExtendedLifetime((output, input)) {
+                defer { second.withLock { $0 = nil } }
+                return log.check(endExpected: false, acceptedArrive: false)
+            }
         }
     }
 }
