@@ -17,7 +17,7 @@ struct BenchCommand: ParsableCommand {
         Exit status, the same for bench, scripts/benchmarks-check and scripts/instruction-counts:
         \(BenchExitCode.table)
         """,
-        subcommands: [RunCommand.self, LatencyCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, StressCommand.self, CaseCommand.self,
+        subcommands: [RunCommand.self, LatencyCommand.self, ListCommand.self, CompareCommand.self, ReportCommand.self, StressCommand.self, ExploreCommand.self, CaseCommand.self,
                       RoundsCommand.self, ServeCommand.self, InstructionsCommand.self, ABCommand.self],
         defaultSubcommand: RunCommand.self
     )

@@ -117,6 +117,9 @@ final class DepthBounds {
     /// that run they never would. They run first in first out, each from depth one, at most
     /// `maxDepth` such calls nested.
     @usableFromInline func runDeferred() {
+        #if DEBUG
+        SchedulePoint.here(.runDeferred)
+        #endif
         repeat {
             runDeferredDeliveries()
             if activationHead < activations.count && activationsRunFromHandOvers < Self.maxDepth {
@@ -283,6 +286,9 @@ extension SignalNode {
             claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(kind, message) }
         }
         guard let claimed else { return false }
+        #if DEBUG
+        SchedulePoint.here(.deferral)
+        #endif
         if kind == .end { stopFeedersAfterDeferredEnd() }
         guard claimed else { return true }
         if isAsync {

@@ -137,7 +137,12 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     /// being detached there), this returns once that detach has finished, so the signal is free
     /// for a new subscriber as soon as `cancel()` returns; not where waiting would close a cycle
     /// of threads, nor from inside that delivery.
-    public func cancel() { terminal.close(end: nil) }
+    public func cancel() {
+        #if DEBUG
+        SchedulePoint.here(.cancel)
+        #endif
+        terminal.close(end: nil)
+    }
 
     /// Whether the subscription has ended (cancelled, or its stream ended).
     public var isClosed: Bool { terminal.closed.load(ordering: .acquiring) }
@@ -248,7 +253,15 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         }
         guard let semaphore, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
         defer { WaitRegistry.unregister(me) }
+        #if DEBUG
+        // A thread of a controlled scheduler (`SchedulePoint`) cannot block for a detach that
+        // runs only when it yields: it gives the others turns until the detach is done.
+        while semaphore.wait(timeout: .now()) == .timedOut {
+            if !SchedulePoint.waitingTurn(.controlWait) { semaphore.wait(); return }
+        }
+        #else
         semaphore.wait()
+        #endif
     }
 
     /// Returns false if a detach had been requested before (this call did nothing).

@@ -131,6 +131,9 @@ final class NodeControl: @unchecked Sendable {
         // microsecond, docs/design/churn.md), whereas a parked thread is woken when the holder
         // is done. A holder that was preempted is not helped by the spin either; parking
         // gives it the core.
+        #if DEBUG
+        if waitForTurns(holder: holder) { return }
+        #endif
         let start = DispatchTime.now().uptimeNanoseconds
         while true {
             for _ in 0..<128 where finished.load(ordering: .acquiring) { return }
@@ -144,6 +147,23 @@ final class NodeControl: @unchecked Sendable {
         if finished.load(ordering: .acquiring) { return }
         semaphore.wait()
     }
+
+    #if DEBUG
+    /// `wait` on a thread of a controlled scheduler (`SchedulePoint`), which cannot block for
+    /// a holder that runs only when it yields: gives the others turns until the control ran,
+    /// with the same cycle check. False on other threads (they wait as usual).
+    func waitForTurns(holder: @escaping @Sendable () -> UInt) -> Bool {
+        guard SchedulePoint.armed.load(ordering: .relaxed) else { return false }
+        let me = currentThreadToken()
+        while !finished.load(ordering: .acquiring) {
+            guard SchedulePoint.unscheduled({ WaitRegistry.register(me, waitingFor: holder) }) else { return true }
+            let yielded = SchedulePoint.waitingTurn(.controlWait)
+            SchedulePoint.unscheduled { WaitRegistry.unregister(me) }
+            if !yielded { return false }
+        }
+        return true
+    }
+    #endif
 }
 
 /// The threads blocked in `NodeControl.wait`, each with a way to read the holder of the node
@@ -474,6 +494,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             // only: values never come here. (`wait` returns at once when the change has run.)
             fallthrough
         case .enqueued:
+            #if DEBUG
+            SchedulePoint.here(.graphChange)
+            #endif
             if waiting && !reentrant { queued?.wait { q.holderToken } }
         }
     }
@@ -507,6 +530,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// everything the feeders started below will send, so it still comes first.
     @usableFromInline @discardableResult
     func attach(_ sink: SignalSink<T>) -> SinkBox<T> {
+        #if DEBUG
+        SchedulePoint.here(.subscribe)
+        #endif
         let box = SinkBox(sink)
         attach(box, detachableThrough: nil)
         return box
@@ -629,6 +655,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// the end is queued and the node, if this found it idle, drained later by that thread.
     @usableFromInline
     func sendEnd(_ end: SignalEnd, expectedActive: Int, pastTheBound: DepthBounds? = nil) -> SignalSendError? {
+        #if DEBUG
+        SchedulePoint.here(.end)
+        #endif
         var read = status.load(ordering: .acquiring)
         while read == expectedActive {
             let (closed, now) = status.compareExchange(

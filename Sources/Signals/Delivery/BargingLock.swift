@@ -61,6 +61,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @inlinable @inline(__always)
     package func lock() {
+        #if DEBUG
+        SchedulePoint.here(.lockAcquire)
+        #endif
         if _fastPath(word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged) { return }
         lockContended()
     }
@@ -82,6 +85,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     package func unlock() {
         if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
+        #if DEBUG
+        SchedulePoint.here(.lockRelease)
+        #endif
     }
 
     /// Runs `body` holding the lock, as a short section when `shortSection` (for the harness
@@ -112,6 +118,11 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// parks.
     @usableFromInline
     func lockContended() {
+        #if DEBUG
+        // A controlled thread cannot spin or park for a holder that runs only when it yields:
+        // it gives the others a turn and tries again.
+        while SchedulePoint.waitingTurn(.lockWait) { if tryTake() { return } }
+        #endif
         var spins = 0
         while spins < 128 {
             if tryTake() { return }

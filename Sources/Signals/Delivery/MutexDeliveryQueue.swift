@@ -166,6 +166,7 @@ import Darwin
         if released {
             #if DEBUG
             if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+            SchedulePoint.here(.released)
             #endif
             return nil
         }
@@ -201,6 +202,8 @@ import Darwin
         if !offered { return false }
         #if DEBUG
         if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        SchedulePoint.here(.handOver)
+        _ = SchedulePoint.waitingTurn(.handOverWait)
         #endif
         // Watch for a taker without the lock (a busy sender comes within tens of
         // nanoseconds), then decide under it: two lock takes per offer, not one per look. On

@@ -80,11 +80,36 @@ struct CLITests {
         (["ab", "--baseline", "/bin/true", "--round-milliseconds", "1"], "--round-milliseconds"),
         (["run", "--launches", "0"], "--launches"),
         (["run", "--load", "-1"], "--load"),
+        (["explore", "--strategy", "random"], "--strategy"),
+        (["explore", "--depth", "0"], "--depth"),
+        (["explore", "--preemptions", "-1"], "--preemptions"),
+        (["explore", "--schedules", "0"], "--schedules"),
+        (["explore", "--seconds", "nan"], "--seconds"),
+        (["explore", "--seconds", "inf"], "--seconds"),
+        (["explore", "--scenario", "nope"], "send-pair"),
+        (["explore", "--scenario", "send-pair,"], "--scenario"),
+        (["explore", "--variant", "fast"], "--variant"),
+        (["explore", "--replay", "0,1"], "--replay"),
+        (["explore", "--replay", "0,,1", "--scenario", "send-pair", "--variant", "mutex"], "--replay"),
+        (["explore", "--replay", "0,99", "--scenario", "send-pair", "--variant", "mutex"], "0 to 15"),
     ])
     func badArgumentsExitTwo(arguments: [String], mention: String) throws {
         let r = try runBench(arguments)
         #expect(r.status == 2)
         #expect(r.stderr.contains(mention), "\(r.stderr)")
+    }
+
+    /// `bench explore` needs the schedule points of a debug build: a release bench says so
+    /// and exits 2; a debug one explores.
+    @Test func exploreNeedsADebugBuild() throws {
+        let r = try runBench(["explore", "--scenario", "send-pair", "--schedules", "2", "--quiet"])
+        #if DEBUG
+        #expect(r.status == 0, "\(r.stderr)\(r.stdout)")
+        #expect(r.stdout.contains("PASS"))
+        #else
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("needs a debug build"), "\(r.stderr)")
+        #endif
     }
 
     @Test func wrongSchemaExitsTwo() throws {

@@ -1,0 +1,41 @@
+// The catalogue of `bench explore`: every scenario, in table order. A new scenario is a type
+// in a file of Explore/Scenarios/ and one line here.
+
+/// Every scenario of `bench explore`.
+package enum ExploreCatalogue {
+    /// All scenarios, in table order.
+    package static var all: [any ExploreScenario] {
+        [
+            ExploreSendPair(),
+            ExploreReentrantSend(),
+            ExploreSendEnd(),
+            ExploreEndCancel(),
+            ExploreMultiSubscribeCancel(),
+            ExploreMultiCancelInHandler(),
+            ExploreJunctionRebind(),
+            ExploreMergedAddRemove(),
+            ExploreCapture(),
+            ExploreDeepMergeOrder(),
+            ExploreDeepTakeRefusal(),
+        ]
+    }
+
+    /// The scenarios named in `names` (all when empty), in catalogue order; nil and the
+    /// unknown names if some are not in the catalogue.
+    package static func select(_ names: [String]) -> Result<[any ExploreScenario], ExploreUnknownScenarios> {
+        if names.isEmpty { return .success(all) }
+        let known = Set(all.map(\.name))
+        let unknown = names.filter { !known.contains($0) }
+        if !unknown.isEmpty { return .failure(ExploreUnknownScenarios(names: unknown)) }
+        return .success(all.filter { names.contains($0.name) })
+    }
+}
+
+/// Scenario names that are not in the catalogue.
+package struct ExploreUnknownScenarios: Error, CustomStringConvertible {
+    /// The unknown names.
+    package let names: [String]
+    package var description: String {
+        "unknown scenario(s) \(names.joined(separator: ", ")); known: \(ExploreCatalogue.all.map(\.name).joined(separator: ", "))"
+    }
+}
