@@ -34,11 +34,15 @@ package struct ExploreDeepMergeOrder: ExploreScenario {
 
 /// A merge + `take(1)` with ten multicasts below it: once take's end has passed on a thread,
 /// a send into the merge's other source from that thread must be refused (as in a shallow
-/// graph, where the graph above an ended take has stopped).
+/// graph, where the graph above an ended take has stopped). A third thread sends into that
+/// other source: when it carries the end, the merge's removal of the multi's branch can find
+/// the multi idle with another thread's value queued meanwhile and deliver it on this thread,
+/// so the second branch's check runs inside the deactivation, before the merge has stopped
+/// its other source.
 package struct ExploreDeepTakeRefusal: ExploreScenario {
     package init() {}
     package let name = "deep-take-refusal"
-    package let summary = "two threads send through a multi into a merge + take(1) with 10 multicasts below; a send after the end passed must be refused"
+    package let summary = "two threads send through a multi, one into the other source, of a merge + take(1) with 10 multicasts below; a send after the end passed must be refused"
 
     package func make(_ variant: DeliveryVariant) -> ExploreCase {
         let (aIn, a) = Signal<Int>.create(delivery: variant)
@@ -57,9 +61,10 @@ package struct ExploreDeepTakeRefusal: ExploreScenario {
             guard endCarrier.load(ordering: .relaxed) == stressThreadToken() else { return }
             if bIn.send(value: -1) == nil { log.forbid("a send after take's end had passed (on its thread) was accepted") }
         }
-        let threads: [@Sendable () -> Void] = (0..<2).map { sender in
+        var threads: [@Sendable () -> Void] = (0..<2).map { sender in
             { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: aIn) } }
         }
+        threads.append { log.send(ExploreLog.value(2, 0), through: bIn) }
         return ExploreCase(threads: threads) {
             withExtendedLifetime((output, branch, aIn, bIn)) {
                 var problems = log.check(endExpected: true, acceptedArrive: false)
