@@ -60,8 +60,8 @@ struct DeinitOutsideLockTests {
         #expect(counts.ran.load(ordering: .relaxed) == 1)
     }
 
-    /// While a released capture's deinit runs (slowly), another thread can still use the
-    /// signal: the claim lock is not held across the deinit.
+    /// While a released handler's deinit runs (slowly) on one thread, another thread can still
+    /// use the signal and take its output: the claim lock is not held across the deinit.
     @Test(arguments: DeliveryVariant.allCases)
     func otherThreadsAreNotBlockedByAReleasedHandlersDeinit(variant: DeliveryVariant) {
         let inDeinit = DispatchSemaphore(value: 0)
@@ -73,28 +73,31 @@ struct DeinitOutsideLockTests {
             deinit { entered.signal(); _ = proceed.wait(timeout: .now() + 20) }
         }
         let (_, signal) = Signal<Int>.create(delivery: variant)
-        var out: SignalOutput<Int>? = {
+        let first = Mutex<SignalOutput<Int>?>({
             let owner = SlowOwner(inDeinit, mayFinish)
             return signal.subscribeValues { _ in _ = owner }
-        }()
-        out?.cancel()
-        out = nil
-        // Thread 1 takes the output (and frees the old subscription, running SlowOwner.deinit).
-        let firstTaker = DispatchSemaphore(value: 0)
-        let holder = Mutex<SignalOutput<Int>?>(nil)
+        }())
+        // Thread 1 cancels and releases the subscription: the handler's SlowOwner.deinit runs
+        // there, and waits until this thread has used the signal.
+        let released = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            let o = signal.subscribeValues { _ in }
-            holder.withLock { $0 = o }
-            firstTaker.signal()
+            let o = first.withLock { $0.take() }
+            o?.cancel()
+            withExtendedLifetime(o) {}
+            released.signal()
         }
         #expect(inDeinit.wait(timeout: .now() + 20) == .success)
-        // Thread 2 asks whether the output is free while that deinit runs: it must not block.
+        // This thread derives from the signal and subscribes to it while that deinit runs: it
+        // must not block on it.
+        let holder = Mutex<SignalOutput<Int>?>(nil)
         let asked = returnsWithin(seconds: 5) {
             _ = signal.map { $0 }   // either the duplicate placeholder or a derived signal
+            let o = signal.subscribeValues { _ in }
+            holder.withLock { $0 = o }
         }
         mayFinish.signal()
         #expect(asked, "a thread using the signal waited for another thread's deinit")
-        #expect(firstTaker.wait(timeout: .now() + 20) == .success)
+        #expect(released.wait(timeout: .now() + 20) == .success)
         holder.withLock { $0 = nil }
     }
 }
