@@ -17,6 +17,8 @@ package enum ExploreCatalogue {
             ExploreCapture(),
             ExploreDeepMergeOrder(),
             ExploreDeepTakeRefusal(),
+            ExploreRebindRace(),
+            ExploreReconnectorRace(),
         ]
     }
 
