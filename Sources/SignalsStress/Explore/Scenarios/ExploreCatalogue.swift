@@ -19,6 +19,7 @@ package enum ExploreCatalogue {
             ExploreDeepTakeRefusal(),
             ExploreRebindRace(),
             ExploreReconnectorRace(),
+            ExploreRetryRebind(),
         ]
     }
 

@@ -1,6 +1,8 @@
 // `bench explore` scenarios about the calls that unbind and bind a junction again from any
-// thread: racing `rebind()` calls, a reconnector's `disconnect()` and `reconnect()`.
+// thread: racing `rebind()` calls, a reconnector's `disconnect()` and `reconnect()`, and
+// `retry`'s re-bind run on another thread.
 
+import Foundation
 import Signals
 import Synchronization
 
@@ -105,6 +107,101 @@ package struct ExploreReconnectorRace: ExploreScenario {
                 }
                 return problems + log.check(endExpected: false, acceptedArrive: false)
             }
+        }
+    }
+}
+
+/// An execution context whose work runs on a scenario thread of its own (`runWork`), so that
+/// the controlled scheduler decides when, as for a Dispatch worker that may start the work
+/// before `schedule` has returned. Delays are ignored: the work is queued at once.
+final class ExploreWorkerContext: ExecutionContext, @unchecked Sendable {
+    // Unchecked: `work` is a Mutex; `NoTimer` holds nothing.
+    final class NoTimer: Lifetime { func cancel() {} }
+    private let work = Mutex<[@Sendable () -> Void]>([])
+
+    func invoke(_ w: @escaping @Sendable () -> Void) { queue(w) }
+    func now() -> Duration { .zero }
+    func schedule(after delay: Duration, _ w: @escaping @Sendable () -> Void) -> any Lifetime {
+        queue(w)
+        return NoTimer()
+    }
+
+    private func queue(_ w: @escaping @Sendable () -> Void) {
+        work.withLock { $0.append(w) }
+        // The worker may run the work from here on, before the scheduling call returns: a
+        // schedule point where the handing thread can be switched out.
+        #if DEBUG
+        SchedulePoint.here(.announce)
+        #endif
+    }
+
+    /// The worker thread's body: runs the queued work, in order, until `done` holds with none
+    /// queued. Waiting for work is a turn of the scheduler (another thread runs), or a short
+    /// sleep once the schedule runs freely.
+    func runWork(until done: () -> Bool) {
+        let start = ContinuousClock.now
+        while true {
+            if let w = work.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                w()
+                continue
+            }
+            if done() { return }
+            #if DEBUG
+            if SchedulePoint.waitingTurn(.spinWait) { continue }
+            #endif
+            // Not scheduled (a stalled schedule runs freely): wait a little, never for ever.
+            if ContinuousClock.now - start > .seconds(5) { return }
+            Thread.sleep(forTimeInterval: 0.0001)
+        }
+    }
+}
+
+/// `retry(count: 2, delayInterval: .zero)` of a `generate` source that sends its attempt number
+/// and fails, its re-binds run on a second thread: that thread may run a re-bind, and the next
+/// attempt's end, before the end that scheduled it has returned; the attempt must already be
+/// counted then. Three attempts, then the error, whatever the interleaving.
+package struct ExploreRetryRebind: ExploreScenario {
+    package init() {}
+    package let name = "retry-rebind"
+    package let summary = "retry(count: 2) whose re-binds run on a second thread; three attempts, then the error"
+
+    struct Failure: Error {}
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let attempts = Atomic<Int>(0)
+        let failing = Signal<Int>.generate(delivery: variant) { input in
+            guard let input else { return }
+            input.send(value: attempts.wrappingAdd(1, ordering: .relaxed).newValue)
+            input.send(end: .other(Failure()))
+        }
+        let context = ExploreWorkerContext()
+        let retried = failing.retry(count: 2, delayInterval: .zero, context: .custom(context))
+        let log = ExploreLog()
+        let ends = Atomic<Int>(0)
+        let output = Mutex<SignalOutput<Int>?>(nil)
+        let threads: [@Sendable () -> Void] = [
+            {
+                let out = retried.subscribe { r in
+                    // Values after the end are caught by comparing the counts below.
+                    if case .failure = r { ends.add(1, ordering: .relaxed) } else if ends.load(ordering: .relaxed) > 0 {
+                        log.forbid("a value after the end")
+                    }
+                    log.receive(r)
+                }
+                output.withLock { $0 = out }
+            },
+            { context.runWork { ends.load(ordering: .relaxed) > 0 } },
+        ]
+        return ExploreCase(threads: threads) {
+            defer { output.withLock { $0 = nil } }
+            // The values are the source's own (no `log.send`), so the log's accepted-value
+            // checks do not apply: its notes and the attempts and ends are judged here.
+            var problems = log.check(endExpected: true, acceptedArrive: false).filter { !$0.contains("never accepted") }
+            let (values, n) = (log.values, ends.load(ordering: .relaxed))
+            if values != [1, 2, 3] || n != 1 {
+                problems.append("retry(count: 2): attempts \(values), \(n) end(s); want [1, 2, 3] then one error")
+            }
+            return problems
         }
     }
 }
