@@ -1,6 +1,7 @@
 // `bench explore` scenarios about the calls that unbind and bind a junction again from any
-// thread: racing `rebind()` calls, a reconnector's `disconnect()` and `reconnect()`, and
-// `retry`'s re-bind run on another thread.
+// thread: racing `rebind()` calls, a reconnector's `disconnect()` and `reconnect()`,
+// `retry`'s re-bind run on another thread, and a `generate` source's old end against a bind
+// that starts its next activation.
 
 import Foundation
 import Signals
@@ -202,6 +203,59 @@ package struct ExploreRetryRebind: ExploreScenario {
                 problems.append("retry(count: 2): attempts \(values), \(n) end(s); want [1, 2, 3] then one error")
             }
             return problems
+        }
+    }
+}
+
+/// A junction over a `generate` source: one thread sends the end into the first activation's
+/// input while another disconnects the junction and binds it to a second input (the source's
+/// next activation). The old end closes its own activation or is refused, never the new one:
+/// afterwards a value sent into the new activation's input is accepted and reaches the second
+/// input's subscriber, which has seen no end.
+///
+/// Not in `ExploreCatalogue`: it fails on the current library (docs/stress.md, the kill
+/// table's row for the stale end: a bind racing the end's teardown leaves the source without
+/// its next activation), and `ExploreTests` runs every catalogued scenario. Run it with
+/// `bench explore --scenario generate-stale-end` after adding it to the catalogue.
+package struct ExploreGenerateStaleEnd: ExploreScenario {
+    package init() {}
+    package let name = "generate-stale-end"
+    package let summary = "an end into a generate source's first activation against a disconnect and bind that start its next"
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let source = StressKeptSource(variant)
+        let junction = source.signal.junction()
+        let (first, firstSignal) = Signal<Int>.create(delivery: variant)
+        let (second, secondSignal) = Signal<Int>.create(delivery: variant)
+        let firstLog = ExploreLog()
+        let secondLog = ExploreLog()
+        let outputs = [
+            firstSignal.subscribe { firstLog.receive($0) },
+            secondSignal.subscribe { r in
+                if case .failure(let e) = r { secondLog.forbid("the second binding ended: \(e)") }
+                secondLog.receive(r)
+            },
+        ]
+        let setup = junction.bind(to: first)
+        let old = source.input.withLock { $0 }
+        let threads: [@Sendable () -> Void] = [
+            { _ = old?.send(end: .complete) },
+            {
+                _ = junction.disconnect()
+                if let e = junction.bind(to: second) { secondLog.forbid("bind after disconnect refused: \(e)") }
+            },
+        ]
+        return ExploreCase(threads: threads) {
+            withExtendedLifetime((outputs, first, second, junction)) {
+                var problems = setup.map { ["setup bind refused: \($0)"] } ?? []
+                if old == nil { problems.append("the source was not activated by the first bind") }
+                let sent = source.send(-1)
+                if sent != nil || secondLog.values != [-1] {
+                    problems.append("the new activation's send gave \(String(describing: sent)), the second input got \(secondLog.values)")
+                }
+                return problems + secondLog.check(endExpected: false, acceptedArrive: false)
+                    + firstLog.check(endExpected: false, acceptedArrive: false)
+            }
         }
     }
 }
