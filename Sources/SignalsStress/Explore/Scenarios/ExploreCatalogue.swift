@@ -17,6 +17,9 @@ package enum ExploreCatalogue {
             ExploreCapture(),
             ExploreDeepMergeOrder(),
             ExploreDeepTakeRefusal(),
+            ExploreRebindRace(),
+            ExploreReconnectorRace(),
+            ExploreRetryRebind(),
         ]
     }
 
