@@ -106,15 +106,16 @@ private struct Wide: Equatable {
         let q = LockFreeDeliveryQueue<Int>()
         let delivered = Mutex<[Int]>([])
         let perProducer = 20_000
-        /// Drains as the holder, skipping the watch before every catch-up.
+        /// Drains as the holder, skipping the watch before every catch-up. Each element is
+        /// recorded while this thread still holds the queue (the claim goes with the
+        /// `nextOrRelease` that returns nil), so the record is in delivery order: a batch
+        /// appended after the release could land behind the next holder's.
         @Sendable func drain() {
-            var got: [Int] = []
             while true {
                 q.skipNextCaughtUpWatch()
                 guard let e = q.nextOrRelease() else { break }
-                got.append(e)
+                delivered.withLock { $0.append(e) }
             }
-            delivered.withLock { $0.append(contentsOf: got) }
         }
         let done = DispatchGroup()
         for p in 0..<2 {
