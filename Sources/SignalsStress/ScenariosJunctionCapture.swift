@@ -1,4 +1,9 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Signals
 import Synchronization
 
@@ -149,6 +154,91 @@ package struct JunctionRebindRaceScenario: LabelledStressScenario {
         var findings: [StressFinding] = []
         if !ends.isEmpty { findings.append(.forbidden("downstream ended by racing rebinds", "\(ends)")) }
         if sent != nil || values.last != -1 { findings.append(.forbidden("junction unbound after racing rebinds", "send gave \(String(describing: sent)), got \(values)")) }
+        return findings
+    }
+}
+
+/// Rounds of two actors, each round over a fresh junction of a `generate` source bound to a
+/// first input: actor 0 sends the end into the source's activation input while actor 1
+/// disconnects the junction and binds it to a second input (the source's next activation).
+/// The end closes its own activation or is refused, never the next: afterwards a value sent
+/// into the source's current input is accepted and reaches the second input's subscriber,
+/// which has seen no end. (`bench explore`'s `generate-stale-end` is one round of this.)
+package struct GenerateEndRebindScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "generate-end-rebind", "an end into a generate source's input against its junction's disconnect and bind, in rounds",
+        acceptable: "the next activation bound, open, delivering")
+
+    final class Round: Sendable {
+        let source: StressKeptSource
+        let junction: SignalJunction<Int>
+        let first: SignalInput<Int>
+        let second: SignalInput<Int>
+        let secondLog: StressDownstream
+        let outputs: [SignalOutput<Int>]
+        let old: SignalInput<Int>?
+        let arrived = Atomic<Int>(0)
+
+        init(source: StressKeptSource, junction: SignalJunction<Int>, first: SignalInput<Int>, second: SignalInput<Int>,
+             secondLog: StressDownstream, outputs: [SignalOutput<Int>], old: SignalInput<Int>?) {
+            (self.source, self.junction, self.first, self.second) = (source, junction, first, second)
+            (self.secondLog, self.outputs, self.old) = (secondLog, outputs, old)
+        }
+    }
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(8, it.operations / 8)
+        var rounds: [Round] = []
+        for _ in 0..<n {
+            let source = StressKeptSource(it.variant)
+            let junction = source.signal.junction()
+            it.track(junction, "junction")
+            let (first, firstSignal) = Signal<Int>.create(delivery: it.variant)
+            let (second, secondSignal) = Signal<Int>.create(delivery: it.variant)
+            let secondLog = StressDownstream()
+            let outputs = [firstSignal.subscribe { _ in }, secondSignal.subscribe(secondLog.receive)]
+            if let e = junction.bind(to: first) { return [.forbidden(StressCheck.setupFailed, "bind refused: \(e)")] }
+            rounds.append(Round(source: source, junction: junction, first: first, second: second,
+                                secondLog: secondLog, outputs: outputs, old: source.input.withLock { $0 }))
+        }
+        let bindRefusals = StressLock<[String]>([])
+        it.runActors(2) { [rounds] a, rng in
+            for (i, r) in rounds.enumerated() {
+                // Both actors start each round together; the disconnecting one then waits a
+                // log-uniform while (up to 32,768 steps), so it lands anywhere in the end's
+                // path, whatever that path costs in this build.
+                r.arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
+                while r.arrived.load(ordering: .acquiring) < 2 { sched_yield() }
+                stressSpin(a == 0 ? rng.below(64) : rng.below(1 << rng.below(16)))
+                if a == 0 {
+                    _ = r.old?.send(end: .complete)
+                } else {
+                    _ = r.junction.disconnect()
+                    if let e = r.junction.bind(to: r.second) { bindRefusals.withLock { $0.append("round \(i): \(e)") } }
+                }
+                if i & 15 == 0 { it.progress(a, i) }
+            }
+        }
+        var findings: [StressFinding] = []
+        if let e = bindRefusals.withLock({ $0.first }) { findings.append(.forbidden("bind after disconnect refused", e)) }
+        for (i, r) in rounds.enumerated() {
+            let sent = r.source.send(-1)
+            let (values, ends) = r.secondLog.snapshot
+            if !ends.isEmpty {
+                findings.append(.forbidden("the next activation ended by the old end", "round \(i): \(ends)"))
+                break
+            }
+            if sent != nil || values != [-1] {
+                findings.append(.forbidden("the source lost its next activation", "round \(i): send gave \(String(describing: sent)), the second input got \(values)"))
+                break
+            }
+        }
+        for r in rounds {
+            for o in r.outputs { o.cancel() }
+            _ = r.junction.disconnect()
+            withExtendedLifetime((r.first, r.second)) {}
+        }
         return findings
     }
 }

@@ -47,6 +47,7 @@ package enum StressCatalogue {
             ContinuousKeepingReadersScenario(),
             JunctionEndRebindScenario(),
             JunctionRebindRaceScenario(),
+            GenerateEndRebindScenario(),
             ReconnectorRaceScenario(),
             CaptureResumeEndScenario(),
             ActivationOperatorsFloodScenario(),

@@ -84,10 +84,21 @@ class NodeBase: @unchecked Sendable {
         /// An end sent while nothing was attached: delivered to the next attachment.
         var recordedEnd: SignalEnd?
         var generation = 0
+        /// The generation the running feeders were started for (the last pass that applied
+        /// `wanted`). A node that starts a new generation on deactivation can be attached
+        /// again before its old chain's detach has stopped its feeders (a junction's disconnect
+        /// and bind racing its source's end): the generation moved on while the feeders stayed
+        /// active with the old one, so the next pass stops and starts them again.
+        var activeGeneration = 0
         /// The attachment of the chain being attached right now (`SignalNode.attach`), until
         /// that call returns. A detach-only object: holds no user code of its own beyond the
         /// chain it closes.
         var attachmentInProgress: ChainAttachment?
+        /// The box of the chain attached last (`SignalNode.attach`), until its detach: a detach
+        /// of an older chain that comes after a newer attach (a junction's disconnect racing
+        /// its source's end, then a bind on the disconnecting thread) leaves the newer
+        /// attachment's status and activation alone.
+        var attachedBox: ObjectIdentifier?
         /// Run once the last feeder is removed: a released merged input's `.cancelled`, which
         /// waits for its sources (`SignalMergedInput.endOnRelease`).
         var afterLastFeeder: (@Sendable () -> Void)?
@@ -207,14 +218,22 @@ class NodeBase: @unchecked Sendable {
                     return nil
                 }
                 a.dirty = false
-                let removed = a.removed
+                var removed = a.removed
                 a.removed = []
                 // Every feeder already in the list was brought to `applied` by an earlier pass
                 // (only the runner changes a feeder's state), so unless `wanted` changed, only
                 // the ones appended since need a look. (The list is handed out whole, a
                 // retain; a copy of its tail would allocate on every node made.)
                 let start: Int
-                if a.wanted != a.applied || a.recheck {
+                // Feeders running for an older generation (see `activeGeneration`) are stopped
+                // first and started again, for this one.
+                let restart = a.wanted && a.applied && a.activeGeneration != a.generation
+                if a.wanted { a.activeGeneration = a.generation }
+                if restart {
+                    removed.append(contentsOf: a.feeders)
+                    a.recheck = false
+                    start = 0
+                } else if a.wanted != a.applied || a.recheck {
                     a.applied = a.wanted
                     a.recheck = false
                     start = 0

@@ -548,6 +548,15 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         var pendingEnd: SignalEnd?
         updateActivation { a in
             if let attachment { a.attachmentInProgress = attachment }
+            a.attachedBox = ObjectIdentifier(box)
+            if newGenerationOnDeactivate && status.load(ordering: .acquiring) & 3 == NodeStatus.ended {
+                // The last activation's end closed the node and its chain's detach has not
+                // yet started the next generation (a junction's disconnect lost the race to
+                // detach the chain to that end, then bound again): this attach starts it, and
+                // that detach, superseded, leaves it alone. Its feeders are restarted for it.
+                a.generation += 1
+                reopenQueue()
+            }
             if let e = a.recordedEnd {
                 pendingEnd = e
                 status.store(NodeStatus.make(generation: a.generation, state: NodeStatus.ended), ordering: .releasing)
@@ -597,7 +606,17 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         // An end forgotten here may carry a user error (`.other`): it is handed out of the
         // lock and released after the unlock, like every user-owned object (no user `deinit`
         // under a lock).
+        var superseded = false
         let forgottenEnd = activation.withLock { a -> SignalEnd? in
+            // Two threads can detach one chain (a junction's disconnect and its source's end):
+            // the one that loses returns at once, and may attach a new chain while this detach
+            // runs. This node's status and activation are then the new chain's: only the old
+            // chain is closed and dropped.
+            if let box, let current = a.attachedBox, current != ObjectIdentifier(box) {
+                superseded = true
+                return nil
+            }
+            a.attachedBox = nil
             if newGenerationOnDeactivate {
                 // A `generate` node restarts on its next activation (a fresh input, its
                 // closure run again), so an end of this activation is not kept: the old
@@ -633,7 +652,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         } else {
             perform { [self] in output = nil }
         }
-        updateActivation { $0.wanted = false }
+        // A chain attached since (after the status change above) wants the node active.
+        let ofABox = box != nil
+        if !superseded { updateActivation { a in if !ofABox || a.attachedBox == nil { a.wanted = false } } }
     }
 
     /// Makes the inputs refuse sends (as inactive) until the detach that follows: the first

@@ -39,6 +39,20 @@ struct ExploreTests {
         #expect((replayed.strategy as? ReplayStrategy)?.divergedAt == nil)
     }
 
+    /// The schedules on which a `generate` source's end, racing its junction's disconnect and
+    /// bind, left the source without its next activation (the old chain's detach finished
+    /// after the new attach and stopped the node, or left its feeders running for the ended
+    /// generation): replayed, the new activation's input is accepted and delivers.
+    @Test(arguments: [(DeliveryVariant.lockFree, "0*18,1*10"), (.mutex, "0*27,1,0,0,1*6")])
+    func staleGenerateEndSchedulesPass(_ variant: DeliveryVariant, _ recorded: String) throws {
+        let choices = try ExploreChoices.parse(recorded).get()
+        let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 1, seed: 0)
+        let r = ExploreRunner.runSchedule(ExploreGenerateStaleEnd(), variant: variant,
+                                          strategy: ReplayStrategy(choices: choices), options: options)
+        #expect(r.problems.isEmpty, "\(variant): \(r.problems)")
+        #expect((r.strategy as? ReplayStrategy)?.divergedAt == nil)
+    }
+
     /// DFS runs every schedule within its bound once, and more of them with a larger bound
     /// (with none it still varies the free choices: who starts, who runs after a thread ends).
     @Test func dfsEnumeratesWithinItsBound() {

@@ -20,6 +20,7 @@ package enum ExploreCatalogue {
             ExploreRebindRace(),
             ExploreReconnectorRace(),
             ExploreRetryRebind(),
+            ExploreGenerateStaleEnd(),
         ]
     }
 
