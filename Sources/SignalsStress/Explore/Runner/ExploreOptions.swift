@@ -25,6 +25,9 @@ package struct ExploreOptions: Sendable {
     /// Seconds without a single schedule point before a schedule counts as stalled (a thread
     /// blocked where the scheduler cannot see).
     package var stallSeconds = 2.0
+    /// Seconds a schedule's check and the release of its graph may take before the run ends
+    /// with a hang report (`ExploreTeardownWatch`).
+    package var teardownSeconds = 20.0
 
     /// Options for `strategy`.
     package init(strategy: ExploreStrategyChoice, schedules: Int, seed: UInt64, secondsPerRun: Double? = nil, replay: [Int]? = nil) {

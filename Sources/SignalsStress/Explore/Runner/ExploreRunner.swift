@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Signals
 
 /// Runs `bench explore`: each scenario's threads under the controlled scheduler, one schedule
@@ -93,6 +94,7 @@ package enum ExploreRunner {
     package static func runSchedule(_ scenario: any ExploreScenario, variant: DeliveryVariant, strategy: any ScheduleStrategy,
                             options: ExploreOptions) -> ScheduleRun {
         var problems: [String] = []
+        var watch: ExploreTeardownWatch?
         let (choices, points, stalled, finished, failure, after): ([Int], Int, Bool, Bool, String?, any ScheduleStrategy) = {
             let c = scenario.make(variant)
             let scheduler = ControlledScheduler(threads: c.threads.count, strategy: strategy, maxSteps: options.maxSteps)
@@ -112,12 +114,47 @@ package enum ExploreRunner {
             if ControlledScheduler.tracing {
                 FileHandle.standardError.write(Data(("schedule points:\n" + scheduler.trace.joined(separator: "\n") + "\n").utf8))
             }
+            // The check and the graph's release run here, on the runner's thread, outside the
+            // schedule: a library bug can hang them (a cancel waiting for a hand-over this
+            // thread deferred), and that is reported with the schedule, not left as a silent hang.
+            watch = ExploreTeardownWatch(scenario: scenario.name, variant: variant, choices: scheduler.choices,
+                                         seconds: options.teardownSeconds)
             if finished { problems = c.check() }
             return (scheduler.choices, scheduler.steps, stalled, finished, scheduler.failure, scheduler.finalStrategy)
         }()
+        watch?.disarm()
         if let failure { problems.insert(failure, at: 0) }
         if !finished { problems.append("hang: a thread was still blocked 10 s after the schedule was abandoned") }
         return ScheduleRun(choices: choices, points: points, problems: problems, stalled: stalled && failure == nil, hung: !finished, strategy: after)
     }
     #endif
 }
+
+#if DEBUG
+/// Ends the process with a report when a schedule's check and teardown (on the runner's
+/// thread, outside the controlled schedule) do not return within their time: a hang there is a
+/// failure of the schedule that led to it, and the runner cannot go on past a blocked thread.
+final class ExploreTeardownWatch: @unchecked Sendable {
+    // Unchecked: `done` is atomic; the rest is immutable.
+    private let done = Atomic<Bool>(false)
+
+    init(scenario: String, variant: DeliveryVariant, choices: [Int], seconds: Double) {
+        let list = ExploreChoices.format(choices)
+        let report = """
+            FORBIDDEN \(scenario) / \(variant.commandLineName): hang: the check and release of the graph (outside the schedule, on the runner's thread) did not return within \(Int(seconds)) s
+              choices: \(list.isEmpty ? "(none)" : list)
+              replay: bench explore --scenario \(scenario) --variant \(variant.commandLineName) --replay \(list)
+            FAIL
+
+            """
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            guard !self.done.load(ordering: .acquiring) else { return }
+            FileHandle.standardError.write(Data(report.utf8))
+            print(report, terminator: "")
+            exit(1)
+        }
+    }
+
+    func disarm() { done.store(true, ordering: .releasing) }
+}
+#endif

@@ -75,3 +75,50 @@ package struct ExploreDeepTakeRefusal: ExploreScenario {
         }
     }
 }
+
+/// A subscription past the hand-over bound to a `continuous` multi that another thread is
+/// delivering into: one thread sends 1 and 2 into the multi's input, the other subscribes
+/// `multi.map` with ten multicasts below. A subscription that finds the multi held is run by
+/// the holder (its cache replayed there) while the subscriber waits; the replay's hand-overs
+/// past the bound must run before the waiter is let go, so `subscribe` returns with the cached
+/// value delivered (docs/guarantees.md: cached values reach a new subscriber synchronously).
+package struct ExploreDeepCachedSubscribe: ExploreScenario {
+    package init() {}
+    package let name = "deep-cached-subscribe"
+    package let summary = "a subscription with 10 multicasts below a continuous multi that another thread sends into; its cached value there when subscribe returns"
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let (input, source) = Signal<Int>.create(delivery: variant)
+        let multi = source.continuous(initialValue: 0)
+        let first = multi.subscribeValues { _ in }
+        var deep: Signal<Int> = multi.map { $0 }
+        for _ in 0..<exploreNodesPastTheBound { deep = deep.multicast() }
+        let below = deep
+        let log = ExploreLog()
+        let output = Mutex<SignalOutput<Int>?>(nil)
+        let early = Mutex<[Int]?>(nil)
+        let threads: [@Sendable () -> Void] = [
+            { for v in 1...2 { _ = input.send(value: v) } },
+            {
+                let o = below.subscribe { log.receive($0) }
+                let seen = log.values
+                early.withLock { $0 = seen }
+                output.withLock { $0 = o }
+            },
+        ]
+        return ExploreCase(threads: threads) {
+            withExtendedLifetime((first, input)) {
+                let values = log.values
+                var problems: [String] = []
+                if let seen = early.withLock({ $0 }), seen.isEmpty {
+                    problems.append("subscribe returned before its cached value arrived")
+                }
+                if values.isEmpty || values.last != 2 || zip(values, values.dropFirst()).contains(where: { $0 >= $1 }) {
+                    problems.append("the subscriber got \(values); want the cached value, then each later one once, ending with 2")
+                }
+                output.withLock { $0 = nil }
+                return problems
+            }
+        }
+    }
+}

@@ -17,6 +17,7 @@ package enum ExploreCatalogue {
             ExploreCapture(),
             ExploreDeepMergeOrder(),
             ExploreDeepTakeRefusal(),
+            ExploreDeepCachedSubscribe(),
             ExploreRebindRace(),
             ExploreReconnectorRace(),
             ExploreRetryRebind(),
