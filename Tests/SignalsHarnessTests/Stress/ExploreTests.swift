@@ -53,6 +53,30 @@ struct ExploreTests {
         #expect((r.strategy as? ReplayStrategy)?.divergedAt == nil)
     }
 
+    /// Every scenario type in Explore/Scenarios/ is in the catalogue (a scenario is one type in
+    /// a file there and its line in `ExploreCatalogue`: one forgotten would never run), and the
+    /// names are unique.
+    @Test func everyScenarioTypeIsCatalogued() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let folder = root.appendingPathComponent("Sources/SignalsStress/Explore/Scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        var declared: Set<String> = []
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains(": ExploreScenario") {
+                guard let r = line.range(of: "struct ") else { continue }
+                declared.insert(String(line[r.upperBound...].prefix { $0.isLetter || $0.isNumber }))
+            }
+        }
+        let catalogued = Set(ExploreCatalogue.all.map { String(describing: type(of: $0)) })
+        #expect(declared.count > 10)
+        #expect(declared == catalogued, "not catalogued: \(declared.subtracting(catalogued).sorted())")
+        let names = ExploreCatalogue.all.map(\.name)
+        #expect(Set(names).count == names.count)
+    }
+
     /// DFS runs every schedule within its bound once, and more of them with a larger bound
     /// (with none it still varies the free choices: who starts, who runs after a thread ends).
     @Test func dfsEnumeratesWithinItsBound() {
