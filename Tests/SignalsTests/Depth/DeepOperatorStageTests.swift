@@ -6,11 +6,27 @@ import Testing
 /// The stage-built operators that change the graph or a lifetime while they run
 /// (`delaySubscription(until:)`, the `timeout` forms, `throttle`, `window(boundary:)`,
 /// `Signal.retry(whenErrors:_:)`, the duration forms of `groupBy`), at the depth and width a
-/// user could build: 100,000 stages, keys or windows, on a 512 KiB stack. Each stage connects
-/// inner signals from its processor (a trigger, an attempt, a timer, a window), so activation,
-/// hand-over and release must stay within the library's depth bounds and linear in the count.
+/// user could build: 100,000 stages, keys or windows (20,000 in a debug build: see `depth`),
+/// on a 512 KiB stack. Each stage connects inner signals from its processor (a trigger, an
+/// attempt, a timer, a window), so activation, hand-over and release must stay within the
+/// library's depth bounds and linear in the count.
 @Suite struct DeepOperatorStageTests {
-    static let depth = 100_000
+    /// The stages, keys or windows of each test: 100,000 in an optimized build (`swift test -c
+    /// release`, `.ci/run`'s release-tests step), 20,000 in a debug build, where a stage of
+    /// these operators costs about ten times as much (at 100,000 this suite alone took 96 s
+    /// of a debug `swift test`, more than half of the whole run's processor time). 20,000 is
+    /// still far past every bound (8 nested hand-overs or activation runs, 64 fused stages),
+    /// and recursion per stage would need 20,000 debug frames of dozens of bytes each, more
+    /// than a 512 KiB stack holds: a debug run shows the same absence of recursion, and the
+    /// release run the full width. `SIGNALS_DEEP_STAGES` (a positive integer) sets another count.
+    static let depth: Int = {
+        if let text = ProcessInfo.processInfo.environment["SIGNALS_DEEP_STAGES"], let n = Int(text), n > 0 { return n }
+        #if DEBUG
+        return 20_000
+        #else
+        return 100_000
+        #endif
+    }()
 
     /// What a subscriber saw.
     final class Seen<V: Sendable>: @unchecked Sendable {
