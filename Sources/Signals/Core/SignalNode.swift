@@ -685,6 +685,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
                 expected: read, desired: (read & ~3) | NodeStatus.ended, ordering: .acquiringAndReleasing)
             if closed {
                 if newGenerationOnDeactivate {
+                    #if DEBUG
+                    SchedulePoint.here(.endDelivery)
+                    #endif
                     if _slowPath(EndDeliveryGap.armed.load(ordering: .relaxed)) { EndDeliveryGap.run(end) }
                     deliverEnd(end, ofGeneration: expectedActive >> 2, pastTheBound: pastTheBound)
                     return nil

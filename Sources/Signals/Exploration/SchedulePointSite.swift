@@ -28,6 +28,9 @@
     case runDeferred
     /// Graph changes, at their start.
     case bind, add, remove, subscribe, cancel, end
+    /// An end of a node that starts a new generation on deactivation (`generate`, merge,
+    /// combine, hop): its status closed, not yet delivered (`sendEnd`, before `deliverEnd`).
+    case endDelivery
     /// A graph change queued for the holder of a node, not yet run.
     case graphChange
     /// Waits (the caller cannot go on until another thread moves).

@@ -42,8 +42,11 @@ struct ExploreTests {
     /// The schedules on which a `generate` source's end, racing its junction's disconnect and
     /// bind, left the source without its next activation (the old chain's detach finished
     /// after the new attach and stopped the node, or left its feeders running for the ended
-    /// generation): replayed, the new activation's input is accepted and delivers.
-    @Test(arguments: [(DeliveryVariant.lockFree, "0*18,1*10"), (.mutex, "0*27,1,0,0,1*6")])
+    /// generation; the first two), or closed the reopened queue (a stale end delivered into
+    /// the next generation; the last two): replayed, the new activation's input is accepted
+    /// and delivers.
+    @Test(arguments: [(DeliveryVariant.lockFree, "0*22,1*9,0*4"), (.mutex, "0*25,1*8"),
+                      (.lockFree, "0,0,1*10"), (.mutex, "0,0,1*18")])
     func staleGenerateEndSchedulesPass(_ variant: DeliveryVariant, _ recorded: String) throws {
         let choices = try ExploreChoices.parse(recorded).get()
         let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 1, seed: 0)
