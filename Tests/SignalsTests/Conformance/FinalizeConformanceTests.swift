@@ -1,3 +1,4 @@
+#if DEBUG && !SIGNALS_SKIP_CONFORMANCE  // Virtual-time specs: one result in every build; compiled in debug builds only (docs/bench-guide.md, "In CI").
 import Signals
 import Synchronization
 import Testing
@@ -137,3 +138,5 @@ private final class Probe: Sendable {
     /// What the probe read (nil: the clock never reached its frame).
     var seen: Bool? { state.withLock { $0.seen } }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG && !SIGNALS_SKIP_CONFORMANCE  // Virtual-time specs: one result in every build; compiled in debug builds only (docs/bench-guide.md, "In CI").
 import Signals
 import Synchronization
 import Testing
@@ -394,3 +395,5 @@ struct BufferToggleConformanceTests {
         }
     }
 }
+
+#endif

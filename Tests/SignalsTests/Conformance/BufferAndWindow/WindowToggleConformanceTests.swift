@@ -1,3 +1,4 @@
+#if DEBUG && !SIGNALS_SKIP_CONFORMANCE  // Virtual-time specs: one result in every build; compiled in debug builds only (docs/bench-guide.md, "In CI").
 import Signals
 import Synchronization
 import Testing
@@ -506,3 +507,5 @@ final class LateSubscription: MarbleCheck, @unchecked Sendable {
         #expect(actual == expected.0, "what the late subscription received", sourceLocation: expected.1)
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG && !SIGNALS_SKIP_CONFORMANCE  // Virtual-time specs: one result in every build; compiled in debug builds only (docs/bench-guide.md, "In CI").
 import Signals
 import Synchronization
 import Testing
@@ -850,3 +851,5 @@ extension GroupRun: MarbleCheck {
         #expect(s.2 == expected.groups, "each group's events", sourceLocation: expected.location)
     }
 }
+
+#endif

@@ -1,3 +1,4 @@
+#if DEBUG && !SIGNALS_SKIP_CONFORMANCE  // Virtual-time specs: one result in every build; compiled in debug builds only (docs/bench-guide.md, "In CI").
 import Signals
 import Testing
 
@@ -158,3 +159,5 @@ struct DematerializeConformanceTests {
         }
     }
 }
+
+#endif
