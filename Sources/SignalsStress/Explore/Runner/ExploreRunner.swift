@@ -94,7 +94,6 @@ package enum ExploreRunner {
     package static func runSchedule(_ scenario: any ExploreScenario, variant: DeliveryVariant, strategy: any ScheduleStrategy,
                             options: ExploreOptions) -> ScheduleRun {
         var problems: [String] = []
-        var watch: ExploreTeardownWatch?
         let (choices, points, stalled, finished, failure, after): ([Int], Int, Bool, Bool, String?, any ScheduleStrategy) = {
             let c = scenario.make(variant)
             let scheduler = ControlledScheduler(threads: c.threads.count, strategy: strategy, maxSteps: options.maxSteps)
@@ -117,12 +116,12 @@ package enum ExploreRunner {
             // The check and the graph's release run here, on the runner's thread, outside the
             // schedule: a library bug can hang them (a cancel waiting for a hand-over this
             // thread deferred), and that is reported with the schedule, not left as a silent hang.
-            watch = ExploreTeardownWatch(scenario: scenario.name, variant: variant, choices: scheduler.choices,
-                                         seconds: options.teardownSeconds)
+            ExploreTeardownWatch.shared.arm(scenario: scenario.name, variant: variant, choices: scheduler.choices,
+                                            seconds: options.teardownSeconds)
             if finished { problems = c.check() }
             return (scheduler.choices, scheduler.steps, stalled, finished, scheduler.failure, scheduler.finalStrategy)
         }()
-        watch?.disarm()
+        ExploreTeardownWatch.shared.disarm()
         if let failure { problems.insert(failure, at: 0) }
         if !finished { problems.append("hang: a thread was still blocked 10 s after the schedule was abandoned") }
         return ScheduleRun(choices: choices, points: points, problems: problems, stalled: stalled && failure == nil, hung: !finished, strategy: after)
@@ -134,27 +133,52 @@ package enum ExploreRunner {
 /// Ends the process with a report when a schedule's check and teardown (on the runner's
 /// thread, outside the controlled schedule) do not return within their time: a hang there is a
 /// failure of the schedule that led to it, and the runner cannot go on past a blocked thread.
-final class ExploreTeardownWatch: @unchecked Sendable {
-    // Unchecked: `done` is atomic; the rest is immutable.
-    private let done = Atomic<Bool>(false)
+///
+/// One watcher thread for the process, armed and disarmed around each schedule's teardown: a
+/// run makes thousands of schedules a second, so a timer per schedule would leave tens of
+/// thousands pending. The report is written only if it fires.
+final class ExploreTeardownWatch: Sendable {
+    static let shared = ExploreTeardownWatch()
 
-    init(scenario: String, variant: DeliveryVariant, choices: [Int], seconds: Double) {
-        let list = ExploreChoices.format(choices)
-        let report = """
-            FORBIDDEN \(scenario) / \(variant.commandLineName): hang: the check and release of the graph (outside the schedule, on the runner's thread) did not return within \(Int(seconds)) s
-              choices: \(list.isEmpty ? "(none)" : list)
-              replay: bench explore --scenario \(scenario) --variant \(variant.commandLineName) --replay \(list)
-            FAIL
+    private struct Armed {
+        let scenario: String
+        let variant: DeliveryVariant
+        let choices: [Int]
+        let seconds: Double
+        let deadline: ContinuousClock.Instant
+    }
+    private let armed = Mutex<Armed?>(nil)
 
-            """
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
-            guard !self.done.load(ordering: .acquiring) else { return }
+    private init() {
+        let watcher = Thread { [self] in watch() }
+        watcher.name = "explore teardown watch"
+        watcher.start()
+    }
+
+    func arm(scenario: String, variant: DeliveryVariant, choices: [Int], seconds: Double) {
+        let a = Armed(scenario: scenario, variant: variant, choices: choices, seconds: seconds,
+                      deadline: .now + .milliseconds(Int64(seconds * 1000)))
+        armed.withLock { $0 = a }
+    }
+
+    func disarm() { armed.withLock { $0 = nil } }
+
+    private func watch() {
+        while true {
+            Thread.sleep(forTimeInterval: 0.5)
+            guard let a = armed.withLock({ $0 }), ContinuousClock.now >= a.deadline else { continue }
+            let list = ExploreChoices.format(a.choices)
+            let report = """
+                FORBIDDEN \(a.scenario) / \(a.variant.commandLineName): hang: the check and release of the graph (outside the schedule, on the runner's thread) did not return within \(Int(a.seconds)) s
+                  choices: \(list.isEmpty ? "(none)" : list)
+                  replay: bench explore --scenario \(a.scenario) --variant \(a.variant.commandLineName) --replay \(list)
+                FAIL
+
+                """
             FileHandle.standardError.write(Data(report.utf8))
             print(report, terminator: "")
             exit(1)
         }
     }
-
-    func disarm() { done.store(true, ordering: .releasing) }
 }
 #endif
