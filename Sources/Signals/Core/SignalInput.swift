@@ -178,12 +178,16 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         var waiters: [DispatchSemaphore] = []
     }
     let detach = Mutex(Detach())
-    /// The thread detaching the chain now (`requestDetach` took the attachment), 0 when none;
-    /// and whether a thread waits for it (`waitForDetachOnAnotherThread`). Atomics, so that
-    /// the common detach (nobody waiting) takes the lock no more often than before: the two
-    /// form a store-buffer pattern (one side writes one and reads the other), hence
-    /// sequentially consistent.
+    /// The thread detaching the chain now (`requestDetach` took the attachment), 0 when none,
+    /// `detachDone` once that detach has finished; and whether a thread waits for it
+    /// (`waitForDetachOnAnotherThread`). Atomics, so that the common detach (nobody waiting)
+    /// takes the lock no more often than before: the two form a store-buffer pattern (one side
+    /// writes one and reads the other), hence sequentially consistent.
     let detachingThread = Atomic<UInt>(0)
+    /// `detachingThread` once the chain has been detached and the output freed: a later
+    /// `close` (the release of an output already cancelled, a second cancel) has nothing left
+    /// to do or wait for. Not a thread token: those have their low three bits clear.
+    static let detachDone: UInt = 1
     let hasDetachWaiters = Atomic<Bool>(false)
 
     @usableFromInline override init() {}
@@ -232,6 +236,9 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
     }
 
     @usableFromInline func close(end: SignalEnd?) {
+        // Detached and freed already: the acquiring load orders this return after that
+        // detach, as taking the lock would.
+        if detachingThread.load(ordering: .acquiring) == Self.detachDone { return }
         closed.store(true, ordering: .releasing)
         if !requestDetach(end: end) { waitForDetachOnAnotherThread() }
     }
@@ -241,12 +248,13 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
     /// free for a new subscriber. Not where waiting would close a cycle of threads
     /// (`WaitRegistry`), nor on the detaching thread itself (a cancel from inside the end).
     func waitForDetachOnAnotherThread() {
-        if detachingThread.load(ordering: .relaxed) == 0 { return }
+        let seen = detachingThread.load(ordering: .relaxed)
+        if seen == 0 || seen == Self.detachDone { return }
         let me = currentThreadToken()
         let (semaphore, detaching) = detach.withLock { d -> (DispatchSemaphore?, UInt) in
             hasDetachWaiters.store(true, ordering: .sequentiallyConsistent)
             let detaching = detachingThread.load(ordering: .sequentiallyConsistent)
-            guard detaching != 0, detaching != me else { return (nil, 0) }
+            guard detaching != 0, detaching != Self.detachDone, detaching != me else { return (nil, 0) }
             let s = DispatchSemaphore(value: 0)
             d.waiters.append(s)
             return (s, detaching)
@@ -307,7 +315,8 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
                     arrived.detach(endedWith: end)
                     drop()
                 }
-                detachFinished()
+                // Done only if the attachment has arrived: otherwise `setAttachment` detaches it.
+                detachFinished(done: arrived != nil)
             } else {
                 owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
             }
@@ -320,9 +329,10 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         return true
     }
 
-    /// Lets go of the threads waiting in `close` for this thread's detach.
-    @inline(__always) func detachFinished() {
-        detachingThread.store(0, ordering: .sequentiallyConsistent)
+    /// Lets go of the threads waiting in `close` for this thread's detach; `done`: the chain is
+    /// detached and the output freed, so a later `close` returns at once.
+    @inline(__always) func detachFinished(done: Bool = true) {
+        detachingThread.store(done ? Self.detachDone : 0, ordering: .sequentiallyConsistent)
         if _slowPath(hasDetachWaiters.load(ordering: .sequentiallyConsistent)) { wakeDetachWaiters() }
     }
 
