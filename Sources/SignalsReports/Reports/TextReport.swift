@@ -110,6 +110,31 @@ package struct Table {
         return widths.dropLast().reduce(0, +) + 2 * max(0, headers.count - 1)
     }
 
+    /// The width of the widest line of the aligned text (headings aside).
+    var naturalWidth: Int {
+        var widths = headers.map(\.count)
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], c.count) } }
+        return widths.reduce(0, +) + 2 * max(0, headers.count - 1)
+    }
+
+    /// This table with `column`'s cells as headings above the rows where the cell changes
+    /// (`"\(header): \(cell)"`), instead of as a column: a case column that would make the
+    /// table wider than the text allows.
+    func movingColumnToHeadings(_ column: Int) -> Table {
+        var headings = self.headings
+        var previous: String? = nil
+        for (i, r) in rows.enumerated() where r[column] != previous {
+            headings[i] = "\(headers[column]): \(r[column])"
+            previous = r[column]
+        }
+        var left = Set<Int>()
+        for i in leftColumns where i != column { left.insert(i > column ? i - 1 : i) }
+        var headers = self.headers
+        headers.remove(at: column)
+        return Table(headers: headers, rows: rows.map { var r = $0; r.remove(at: column); return r },
+                     leftColumns: left, headings: headings)
+    }
+
     /// Aligned text. With `maxWidth`, a line that would be wider has its last column wrapped
     /// onto continuation lines under that column (the other columns are short figures).
     package func text(maxWidth: Int?) -> String {
@@ -214,10 +239,12 @@ struct ReportTables {
     }
 
     /// The default text table (fits `TextReport.width`): subject, case, the figure with its
-    /// 95% interval, the ratio to the reference with its interval and verdict, allocations.
-    /// What does not fit a column (a status other than ok with its reason, counters, launches
-    /// in two modes, a child process) follows the table as notes, one per row that has any.
-    func compactThroughputTable(_ rows: [CaseResult]) -> (table: Table, notes: [String]) {
+    /// 95% interval, the ratio to the reference with its interval and verdict, ×floor,
+    /// allocations. What does not fit a column (a status other than ok with its reason,
+    /// counters, launches in two modes, a child process) follows the table as notes, one per
+    /// row that has any. With `maxWidth`, a case column that would make the table wider (a
+    /// long case label beside the ×floor column) becomes a heading above each case's rows.
+    func compactThroughputTable(_ rows: [CaseResult], maxWidth: Int? = nil) -> (table: Table, notes: [String]) {
         let hasVariant = rows.contains { !$0.caseLabel.isEmpty }
         let unit = rows.first?.unit ?? "value"
         let hasAlloc = rows.contains { $0.allocations != nil }
@@ -287,7 +314,9 @@ struct ReportTables {
             }
         }
         let verdictColumn = (hasVariant ? 2 : 1) + 2
-        return (Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, verdictColumn] : [0, verdictColumn]), notes)
+        let table = Table(headers: headers, rows: out, leftColumns: hasVariant ? [0, 1, verdictColumn] : [0, verdictColumn])
+        if hasVariant, let maxWidth, table.naturalWidth > maxWidth { return (table.movingColumnToHeadings(1), notes) }
+        return (table, notes)
     }
 
     /// Targets with the description last, so it wraps.
@@ -497,7 +526,7 @@ package enum TextReport {
             if wide {
                 out += t.throughputTable(rows).text()
             } else {
-                let (table, notes) = t.compactThroughputTable(rows)
+                let (table, notes) = t.compactThroughputTable(rows, maxWidth: limit)
                 out += table.text(maxWidth: limit)
                 for n in notes { out += wrapped("· " + n, indent: 4) }
             }
