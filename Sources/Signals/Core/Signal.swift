@@ -270,6 +270,16 @@ class ChainAttachment: @unchecked Sendable {
         onDetach = nil
     }
 
+    /// Orders everything written before this call (the attachment's initialization) before a
+    /// `detach` on another thread that reads `detached`: a releasing write of `detached` (its
+    /// value unchanged; nothing if already detached) that `detach`'s acquiring exchange reads.
+    /// For an attachment handed to another thread through a `Synchronization.Mutex`, which
+    /// orders them already, but through a futex that ThreadSanitizer does not see on Linux:
+    /// without this it reported the initialization and the other thread's detach as a race.
+    @usableFromInline final func publishForDetach() {
+        _ = detached.compareExchange(expected: false, desired: false, successOrdering: .releasing, failureOrdering: .relaxed)
+    }
+
     /// Disconnects the chain; `end` says the chain ended (its root closes for good).
     @usableFromInline final func detach(endedWith end: SignalEnd?) {
         if !detached.exchange(true, ordering: .acquiringAndReleasing) { performDetach(end) }
@@ -353,6 +363,8 @@ final class ChainFeeder<U: Sendable, E: Sendable>: NodeFeeder, AttachmentReceive
     }
 
     @usableFromInline func attachmentMade(_ attachment: ChainAttachment) {
+        // `abandonActivation` may detach it from another thread.
+        attachment.publishForDetach()
         inProgress.withLock { $0 = attachment }
     }
 

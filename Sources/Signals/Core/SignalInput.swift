@@ -204,6 +204,8 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
     /// detach requested from now on (the chain ended inside that activation) detaches it at
     /// once, so those sources stop. Only detaches: `setAttachment` does the rest.
     @usableFromInline func attachmentMade(_ a: ChainAttachment) {
+        // `requestDetach` may detach it from another thread.
+        a.publishForDetach()
         let detachNow = detach.withLock { d -> SignalEnd?? in
             if d.requested { return .some(d.end) }
             d.early = a
