@@ -61,6 +61,7 @@ package enum StressCatalogue {
             RetryWhenErrorsRaceScenario(),
             RepeatRaceScenario(),
             TimerStageRaceScenario(),
+            GeneratedStressScenario(),
         ]
     }
 }

@@ -55,6 +55,9 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "Scenarios to run (repeat or comma-separate; default: all). `--list` shows them.")
     var scenario: [String] = []
 
+    @Option(name: .customLong("case"), help: "generated only: the case to explore, as printed (a seed, or seed~i.j… for a shrunk case). Default: cases from --seed on.")
+    var generatedCase: String?
+
     @Option(help: "lockfree, mutex or both (or a comma list).")
     var variant: String = "both"
 
@@ -91,6 +94,14 @@ struct ExploreCommand: ParsableCommand {
             if variant != "both" {
                 _ = try ArgumentCheck.listItems(variant, flag: "--variant", what: "variants", allowed: "lockfree, mutex or both")
                 _ = try DeliveryVariant.parseList(variant)
+            }
+            if let generatedCase {
+                guard GeneratedShrinker.parseCaseName(generatedCase) != nil else {
+                    throw ArgumentError(flag: "--case", message: "expected a case as printed: a seed (0–18446744073709551615), or seed~i.j… for a shrunk case (got '\(generatedCase)')")
+                }
+                guard scenarioNames == ["generated"] else {
+                    throw ArgumentError(flag: "--case", message: "names a generated case: give --scenario generated alone")
+                }
             }
             if let replay {
                 _ = try Self.parseChoices(replay)
@@ -140,7 +151,9 @@ struct ExploreCommand: ParsableCommand {
         for s in scenarios {
             for v in variants {
                 meter.begin("\(s.name) / \(v.commandLineName)")
-                let r = ExploreRunner.explore(s, variant: v, options: options)
+                let r = s is ExploreGenerated
+                    ? GeneratedExplorer.explore(variant: v, options: options, caseName: generatedCase.flatMap(GeneratedShrinker.parseCaseName))
+                    : ExploreRunner.explore(s, variant: v, options: options)
                 results.append(r)
                 meter.finish(note: Self.note(r))
                 if r.hung { break }
@@ -167,6 +180,7 @@ struct ExploreCommand: ParsableCommand {
 
     static func note(_ r: ExploreResult) -> String {
         var s = "\(r.schedules) schedules, \(r.distinct) distinct"
+        if r.cases > 0 { s += ", \(r.cases) generated cases" }
         if r.exhausted { s += ", all within the bound" }
         if r.stalled > 0 { s += ", \(r.stalled) stalled" }
         s += String(format: ", %.1f s", r.seconds)
@@ -182,10 +196,10 @@ struct ExploreCommand: ParsableCommand {
         let choices = ExploreChoices.format(f.choices)
         lines.append("  choices: \(choices.isEmpty ? "(none)" : choices)")
         if !f.choices.isEmpty {
-            lines.append("  replay: bench explore --scenario \(r.scenario) --variant \(v) --replay \(choices)")
+            lines.append("  replay: bench explore --scenario \(r.scenario) \(r.arguments.map { $0 + " " } ?? "")--variant \(v) --replay \(choices)")
         }
         if let seed = f.seed {
-            lines.append("  or: bench explore --scenario \(r.scenario) --variant \(v) --strategy pct --depth \(depth) --seed \(seed) --schedules 1")
+            lines.append("  or: bench explore --scenario \(r.scenario) \(r.arguments.map { $0 + " " } ?? "")--variant \(v) --strategy pct --depth \(depth) --seed \(seed) --schedules 1")
         }
         return lines.joined(separator: "\n")
     }

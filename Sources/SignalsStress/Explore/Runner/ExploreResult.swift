@@ -35,6 +35,10 @@ package struct ExploreResult: Sendable {
     package var seconds = 0.0
     /// A thread never finished even after the schedule was abandoned: the run stops.
     package var hung = false
+    /// Generated cases explored (`generated` only).
+    package var cases = 0
+    /// What a replay needs beside the scenario and the schedule (`--case …` for `generated`).
+    package var arguments: String?
 
     /// An empty result for `scenario` on `variant`.
     package init(scenario: String, variant: DeliveryVariant) {

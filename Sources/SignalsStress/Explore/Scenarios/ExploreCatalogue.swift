@@ -22,6 +22,7 @@ package enum ExploreCatalogue {
             ExploreReconnectorRace(),
             ExploreRetryRebind(),
             ExploreGenerateStaleEnd(),
+            ExploreGenerated(),
         ]
     }
 

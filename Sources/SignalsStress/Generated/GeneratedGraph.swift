@@ -1,0 +1,582 @@
+import Foundation
+import Signals
+import Synchronization
+
+/// A value's sender and sequence number, packed into the value itself so that every check
+/// reads them back from what a handler received: `sender << 16 | seq`.
+package enum GeneratedValue {
+    /// The sender of thread `thread` sending into `input`.
+    package static func sender(thread: Int, input: GeneratedCase.Input) -> Int { thread * 4 + input.rawValue }
+    /// Values a handler stage sends into the secondary input.
+    package static let handlerSender = 16
+    /// The `.sequence` source's own values.
+    package static let coldSender = 20
+    package static func make(_ sender: Int, _ seq: Int) -> Int { sender << 16 | seq }
+    package static func sender(of v: Int) -> Int { v >> 16 }
+    package static func seq(of v: Int) -> Int { v & 0xFFFF }
+    /// The input a sender sends into.
+    package static func input(ofSender s: Int) -> GeneratedCase.Input? {
+        if s == handlerSender { return .secondary }
+        if s == coldSender { return .primary }
+        return GeneratedCase.Input(rawValue: s % 4)
+    }
+    package static func describe(_ v: Int) -> String {
+        let s = sender(of: v)
+        let who = s == handlerSender ? "handler" : s == coldSender ? "sequence" : "thread \(s / 4) → \(GeneratedCase.Input(rawValue: s % 4).map { "\($0)" } ?? "?")"
+        return "#\(seq(of: v)) of \(who)"
+    }
+}
+
+/// The calling thread, as a number.
+func generatedThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+/// Whether a run is under `bench explore`'s controlled scheduler or on free threads.
+package enum GeneratedMode: Sendable {
+    /// Free threads with real contexts (`bench stress`, the tests).
+    case free
+    /// Under the controlled scheduler: every asynchronous context is one worker thread that
+    /// the scheduler runs as a scenario thread.
+    case explore
+}
+
+/// What one subscription received, recorded by its handler (which holds this and nothing of
+/// the graph, so the subscription's output is no part of a cycle).
+final class GeneratedRecorder: @unchecked Sendable {
+    // Unchecked: `events` and `late` only under `lock`; the flags are atomic.
+    enum Event { case value(Int), end(SignalEnd) }
+    let index: Int
+    private let lock = NSLock()
+    private var events: [Event] = []
+    private var late = 0
+    /// Set once `cancel()` (or the release of the output) has returned.
+    let cancelReturned = Atomic<Bool>(false)
+    /// Set once an end has been recorded, and the thread that recorded it.
+    let endSeen = Atomic<Bool>(false)
+    private let endThread = Atomic<UInt>(0)
+
+    init(index: Int) { self.index = index }
+
+    func receive(_ r: Result<Int, SignalEnd>) {
+        let lateCall = cancelReturned.load(ordering: .acquiring)
+        lock.withLock {
+            if lateCall { late += 1 }
+            switch r {
+            case .success(let v): events.append(.value(v))
+            case .failure(let e): events.append(.end(e))
+            }
+        }
+        if case .failure = r {
+            endThread.store(generatedThreadID(), ordering: .relaxed)
+            endSeen.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Whether the end was recorded on the calling thread (by an operation of it that has
+    /// returned, when asked at the start of a later one).
+    var endSeenOnThisThread: Bool {
+        endSeen.load(ordering: .acquiring)
+            && endThread.load(ordering: .relaxed) == generatedThreadID()
+    }
+
+    var snapshot: (events: [Event], late: Int) { lock.withLock { (events, late) } }
+    var count: Int { lock.withLock { events.count } }
+}
+
+/// A subscription of the run: its recorder and its output.
+final class GeneratedSubscription: @unchecked Sendable {
+    // Unchecked: `output` only under `lock`.
+    let recorder: GeneratedRecorder
+    private let lock = NSLock()
+    private var output: SignalOutput<Int>?
+    /// A cancel or release of it has begun.
+    let ended = Atomic<Bool>(false)
+
+    init(recorder: GeneratedRecorder) { self.recorder = recorder }
+
+    func set(_ o: SignalOutput<Int>) { lock.withLock { output = o } }
+
+    func cancel() {
+        ended.store(true, ordering: .relaxed)
+        let o = lock.withLock { output }
+        o?.cancel()
+        recorder.cancelReturned.store(true, ordering: .releasing)
+    }
+
+    /// Releases the output: the last reference goes here, outside the lock.
+    /// When another thread's `cancel()` still holds the output, this is not its last
+    /// reference: it cancels too (which waits for that cancel), so that a subscribe after it
+    /// returns must be accepted either way.
+    func release() {
+        ended.store(true, ordering: .relaxed)
+        var o = lock.withLock { () -> SignalOutput<Int>? in defer { output = nil }; return output }
+        if o != nil && !isKnownUniquelyReferenced(&o!) { o?.cancel() }
+        o = nil
+        recorder.cancelReturned.store(true, ordering: .releasing)
+    }
+}
+
+/// One send as the checks need it.
+struct GeneratedSendRecord: Sendable {
+    let input: GeneratedCase.Input
+    let value: Int
+    let accepted: Bool
+    /// The subscription current when the send began, and when it returned.
+    let subscriptionBefore: Int
+    let subscriptionAfter: Int
+    /// Disturbing operations begun before the send began, and whether one was still running.
+    let disturbancesBefore: Int
+    let disturbanceRunning: Bool
+    /// The subscription had received its end on this thread (the end was carried there by an
+    /// earlier operation of the sending thread) before the send began.
+    let endSeenBefore: Bool
+}
+
+/// The inputs the operations and the handler stages send into, in an object that holds no
+/// signal, so that a closure of the graph capturing it makes no cycle through the graph.
+final class GeneratedInputs: @unchecked Sendable {
+    // Unchecked: the holders are Mutexes; the rest is set before the graph is shared.
+    let primary = Mutex<SignalInput<Int>?>(nil)
+    var secondary: SignalInput<Int>?
+    var trigger: SignalInput<Void>?
+    let mergedSource = Mutex<(input: SignalInput<Int>, signal: Signal<Int>)?>(nil)
+    /// `generate` activations with a live input and runs of the `deferred` factory.
+    let sourceStarts = Atomic<Int>(0)
+    let handlerSeq = Atomic<Int>(0)
+    /// Replaces the primary input; the one replaced is released after the lock (releasing an
+    /// input sends `.cancelled`, which can reach a `generate` closure that sets it again).
+    func setPrimary(_ i: SignalInput<Int>?) {
+        let old = primary.withLock { p -> SignalInput<Int>? in defer { p = i }; return p }
+        withExtendedLifetime(old) {}
+    }
+
+    /// Sends of handler stages: recorded by the run that owns this (set once).
+    var recordHandlerSend: (@Sendable (GeneratedCase.Input, Int, () -> Bool) -> Void)?
+}
+
+/// A generated case, built live for one delivery variant, with its operations and its checks.
+package final class GeneratedRun: @unchecked Sendable {
+    // Unchecked: the mutable state is behind Mutexes or atomics; the rest is set in init.
+    package let spec: GeneratedCase
+    package let variant: DeliveryVariant
+    let mode: GeneratedMode
+    let inputs = GeneratedInputs()
+    /// The explore worker that runs every asynchronous context (explore mode with a hop only).
+    let worker: ExploreWorkerContext?
+    private(set) var signal: Signal<Int>!
+    private var junction: SignalJunction<Int>?
+    private var junctionInput: SignalInput<Int>?
+    private var mergedInput: SignalMergedInput<Int>?
+    private let subscriptions = Mutex<[GeneratedSubscription]>([])
+    private let disturbStarted = Atomic<Int>(0)
+    private let disturbFinished = Atomic<Int>(0)
+    private let sends = Mutex<[GeneratedSendRecord]>([])
+    private let threadsDone = Atomic<Int>(0)
+    private let syncQueue = DispatchQueue(label: "signals.generated.sync-queue")
+    private let serialQueue = DispatchQueue(label: "signals.generated.serial")
+
+    /// Builds the graph and subscribes once.
+    package init(_ spec: GeneratedCase, variant: DeliveryVariant, mode: GeneratedMode) {
+        self.spec = spec
+        self.variant = variant
+        self.mode = mode
+        worker = mode == .explore && spec.hasHop ? ExploreWorkerContext() : nil
+        let inputs = self.inputs
+        inputs.recordHandlerSend = { [weak self] input, value, send in
+            if let self { self.recordSend(input, value, send) } else { _ = send() }
+        }
+        signal = build()
+        subscribe()
+    }
+
+    // MARK: Building
+
+    private func context(_ c: GeneratedCase.Context) -> Exec {
+        if c == .direct { return .direct }
+        if let worker { return .custom(worker) }
+        switch c {
+        case .direct: return .direct
+        case .serial: return .queue(serialQueue)
+        case .global: return .global
+        case .syncQueue: return .syncQueue(syncQueue)
+        }
+    }
+
+    private func build() -> Signal<Int> {
+        let v = variant
+        let inputs = self.inputs
+        var s: Signal<Int>
+        switch spec.source {
+        case .create:
+            let (i, sig) = Signal<Int>.create(delivery: v)
+            inputs.setPrimary(i)
+            s = sig
+        case .generate:
+            s = Signal<Int>.generate(delivery: v) { i in
+                if i != nil { inputs.sourceStarts.add(1, ordering: .relaxed) }
+                inputs.setPrimary(i)
+            }
+        case .junction:
+            let source = Signal<Int>.generate(delivery: v) { i in
+                if i != nil { inputs.sourceStarts.add(1, ordering: .relaxed) }
+                inputs.setPrimary(i)
+            }
+            let (i, sig) = Signal<Int>.create(delivery: v)
+            let j = source.junction()
+            _ = j.bind(to: i)
+            junction = j
+            junctionInput = i
+            s = sig
+        case .mergedInput:
+            let (m, sig) = Signal<Int>.createMergedInput(delivery: v)
+            mergedInput = m
+            inputs.setPrimary(m)
+            let (si, ss) = Signal<Int>.create(delivery: v)
+            inputs.mergedSource.withLock { $0 = (si, ss) }
+            m.add(ss)
+            s = sig
+        case .sequence:
+            s = Signal<Int>.deferred(delivery: v) {
+                inputs.sourceStarts.add(1, ordering: .relaxed)
+                return Signal<Int>.from((0..<4).map { GeneratedValue.make(GeneratedValue.coldSender, $0) }, delivery: v)
+            }
+        }
+        var secondarySignal: Signal<Int>?
+        if spec.has(.secondary) {
+            let (i, sig) = Signal<Int>.create(delivery: v)
+            inputs.secondary = i
+            secondarySignal = sig
+        }
+        var triggerSignal: Signal<Void>?
+        if spec.has(.trigger) {
+            let (i, sig) = Signal<Void>.create(delivery: v)
+            inputs.trigger = i
+            triggerSignal = sig
+        }
+        let pausing = mode == .free
+        for step in spec.steps {
+            switch step {
+            case .map: s = s.map { $0 }
+            case .filter: s = s.filter { GeneratedValue.seq(of: $0) % 4 != 3 }
+            case .take(let n): s = s.take(n)
+            case .first: s = s.first()
+            case .takeUntil(let immediate):
+                s = immediate ? s.takeUntil(Signal<Void>.just((), delivery: v)) : s.takeUntil(triggerSignal!)
+            case .onValue(let action):
+                s = s.onValue { value in
+                    guard action == .sendSecondary, GeneratedValue.sender(of: value) != GeneratedValue.handlerSender else { return }
+                    Self.handlerSend(inputs)
+                }
+            case .onEnd(let action):
+                s = s.onEnd { _ in
+                    switch action {
+                    case .none: break
+                    case .sleep: if pausing { usleep(2_000) }
+                    case .sendSecondary: Self.handlerSend(inputs)
+                    }
+                }
+            case .multicast: s = s.multicast()
+            case .continuous: s = s.continuous()
+            case .playback: s = s.playback()
+            case .hop(let c): s = s.hop(to: context(c))
+            case .merge: s = s.merge(with: secondarySignal!)
+            case .combineLatest: s = s.combineLatest(secondarySignal!) { a, _ in a }
+            case .flatMap(let kind):
+                switch kind {
+                case .merge: s = s.flatMap { Signal<Int>.just($0, delivery: v) }
+                case .latest: s = s.flatMapLatest { Signal<Int>.just($0, delivery: v) }
+                case .concat: s = s.concatMap { Signal<Int>.just($0, delivery: v) }
+                }
+            case .fused(let n): for _ in 0..<n { s = s.map { $0 } }
+            case .nodes(let n): for _ in 0..<n { s = s.multicast() }
+            }
+        }
+        return s
+    }
+
+    /// A handler stage's send into the secondary input.
+    private static func handlerSend(_ inputs: GeneratedInputs) {
+        guard let i = inputs.secondary, let record = inputs.recordHandlerSend else { return }
+        let seq = inputs.handlerSeq.add(1, ordering: .relaxed).newValue - 1
+        let value = GeneratedValue.make(GeneratedValue.handlerSender, seq & 0xFFFF)
+        record(.secondary, value) { i.send(value: value) == nil }
+    }
+
+    // MARK: Subscriptions
+
+    private var current: GeneratedSubscription { subscriptions.withLock { $0[$0.count - 1] } }
+
+    @discardableResult
+    private func subscribe() -> GeneratedSubscription {
+        let index = subscriptions.withLock { $0.count }
+        let recorder = GeneratedRecorder(index: index)
+        let sub = GeneratedSubscription(recorder: recorder)
+        let output = signal.subscribe { recorder.receive($0) }
+        sub.set(output)
+        subscriptions.withLock { $0.append(sub) }
+        return sub
+    }
+
+    private func disturb(_ body: () -> Void) {
+        disturbStarted.add(1, ordering: .sequentiallyConsistent)
+        body()
+        disturbFinished.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    // MARK: Operations
+
+    private func recordSend(_ input: GeneratedCase.Input, _ value: Int, _ send: () -> Bool) {
+        let before = current
+        let endSeen = before.recorder.endSeenOnThisThread
+        let started = disturbStarted.load(ordering: .sequentiallyConsistent)
+        let running = started != disturbFinished.load(ordering: .sequentiallyConsistent)
+        let accepted = send()
+        let after = current
+        let record = GeneratedSendRecord(
+            input: input, value: value, accepted: accepted,
+            subscriptionBefore: before.recorder.index, subscriptionAfter: after.recorder.index,
+            disturbancesBefore: started, disturbanceRunning: running, endSeenBefore: endSeen)
+        sends.withLock { $0.append(record) }
+    }
+
+    private func inputFor(_ input: GeneratedCase.Input) -> SignalInput<Int>? {
+        switch input {
+        case .primary: return inputs.primary.withLock { $0 }
+        case .secondary: return inputs.secondary
+        case .trigger: return nil
+        case .mergedSource: return inputs.mergedSource.withLock { $0?.input }
+        }
+    }
+
+    private func send(_ input: GeneratedCase.Input, thread: Int, seq: Int) {
+        let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input), seq & 0xFFFF)
+        if input == .trigger {
+            let t = inputs.trigger
+            recordSend(input, value) { t.map { $0.send(value: ()) == nil } ?? false }
+            return
+        }
+        let i = inputFor(input)
+        recordSend(input, value) { i.map { $0.send(value: value) == nil } ?? false }
+    }
+
+    private func sendEnd(_ input: GeneratedCase.Input, error: Bool) {
+        let end: SignalEnd = error ? .other(GeneratedEndError(input: input)) : .complete
+        if input == .trigger { inputs.trigger?.send(end: end); return }
+        inputFor(input)?.send(end: end)
+    }
+
+    /// Runs thread `thread`'s operations.
+    package func runThread(_ thread: Int) {
+        var seqs = [Int](repeating: 0, count: GeneratedCase.Input.allCases.count)
+        for op in spec.threads[thread] {
+            switch op {
+            case .send(let input, let count):
+                for _ in 0..<count {
+                    send(input, thread: thread, seq: seqs[input.rawValue])
+                    seqs[input.rawValue] += 1
+                }
+            case .sendEnd(let input, let error): sendEnd(input, error: error)
+            case .cancel:
+                let s = current
+                disturb { s.cancel() }
+            case .resubscribe:
+                disturb {
+                    current.cancel()
+                    subscribe()
+                }
+            case .release:
+                disturb {
+                    current.release()
+                    subscribe()
+                }
+            case .rebind:
+                guard let junction else { break }
+                disturb {
+                    if let i = junction.disconnect() { _ = junction.bind(to: i) }
+                }
+            case .addSource:
+                guard let mergedInput else { break }
+                let (i, s) = Signal<Int>.create(delivery: variant)
+                let replaced = inputs.mergedSource.withLock { m -> (input: SignalInput<Int>, signal: Signal<Int>)? in defer { m = (i, s) }; return m }
+                withExtendedLifetime(replaced) {}
+                mergedInput.add(s)
+            case .removeSource:
+                guard let mergedInput else { break }
+                disturb {
+                    if let s = inputs.mergedSource.withLock({ $0.take() }) { mergedInput.remove(s.signal) }
+                }
+            case .pause(let us):
+                if mode == .free { usleep(UInt32(max(0, min(us, 100_000)))) }
+            }
+        }
+        threadsDone.add(1, ordering: .releasing)
+    }
+
+    /// The scenario threads: one per thread of operations, and the explore worker when a hop
+    /// needs one (it runs until every operation thread has finished and nothing is queued).
+    package var threadBodies: [@Sendable () -> Void] {
+        var bodies: [@Sendable () -> Void] = spec.threads.indices.map { t in { [self] in runThread(t) } }
+        if let worker {
+            let n = spec.threads.count
+            bodies.append { [self] in worker.runWork { threadsDone.load(ordering: .acquiring) >= n } }
+        }
+        return bodies
+    }
+
+    // MARK: Ending
+
+    /// Waits (free mode) until the current subscription has received nothing new for 20 ms,
+    /// at most `seconds`: asynchronous contexts deliver after the senders returned.
+    package func settle(seconds: Double = 1) {
+        guard mode == .free else { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = -1, stable = 0
+        while Date() < deadline && stable < 4 {
+            let n = subscriptions.withLock { $0.reduce(0) { $0 + $1.recorder.count } }
+            if n == last { stable += 1 } else { stable = 0; last = n }
+            usleep(5_000)
+        }
+    }
+
+    /// Cancels the current subscription and lets go of the inputs and the graph. Returns the
+    /// objects that must be freed once the caller has dropped the run.
+    package func tearDown() -> [(AnyObject, String)] {
+        let subs = subscriptions.withLock { $0 }
+        for s in subs { s.cancel() }
+        var watched: [(AnyObject, String)] = subs.map { ($0.recorder, "subscription \($0.recorder.index)'s handler state") }
+        if let s = signal { watched.append((s, "the graph's last signal")) }
+        let removed = subscriptions.withLock { s -> [GeneratedSubscription] in defer { s.removeAll() }; return s }
+        withExtendedLifetime(removed) {}
+        _ = junction?.disconnect()
+        junction = nil
+        junctionInput = nil
+        inputs.setPrimary(nil)
+        let source = inputs.mergedSource.withLock { $0.take() }
+        withExtendedLifetime(source) {}
+        inputs.secondary = nil
+        inputs.trigger = nil
+        mergedInput = nil
+        signal = nil
+        return watched
+    }
+
+    // MARK: Checks
+
+    package var debugSends: String { sends.withLock { "\($0)" } }
+
+    /// The broken promises seen, in words (empty: every promise kept).
+    package func check() -> [String] {
+        let subs = subscriptions.withLock { $0 }
+        let records = sends.withLock { $0 }
+        let finalIndex = subs.count - 1
+        let totalDisturbances = disturbStarted.load(ordering: .sequentiallyConsistent)
+        var problems: [String] = []
+        let accepted = Set(records.filter(\.accepted).map(\.value))
+        let caches = spec.steps.contains { $0 == .continuous || $0 == .playback }
+
+        if spec.sourceMustNotStart {
+            let starts = inputs.sourceStarts.load(ordering: .relaxed)
+            if starts > 0 {
+                problems.append("the source behind an immediate takeUntil started \(starts) time(s) (a cold source must never start)")
+            }
+        }
+
+        var delivered: [Int: [Int: Int]] = [:]  // subscription → value → position
+        var endOf: [Int: (SignalEnd, Int)] = [:]
+        for sub in subs {
+            let i = sub.recorder.index
+            let (events, late) = sub.recorder.snapshot
+            if late > 0 { problems.append("subscription \(i): \(late) handler call(s) began after its cancel() or release returned") }
+            var positions: [Int: Int] = [:]
+            var lastSeq: [Int: Int] = [:]
+            var ends: [(SignalEnd, Int)] = []
+            for (pos, e) in events.enumerated() {
+                switch e {
+                case .end(let end): ends.append((end, pos))
+                case .value(let v):
+                    let sender = GeneratedValue.sender(of: v), seq = GeneratedValue.seq(of: v)
+                    let input = GeneratedValue.input(ofSender: sender)
+                    let repeats = input.map { spec.repeats($0) } ?? false
+                    let cold = sender == GeneratedValue.coldSender
+                    if !cold && !accepted.contains(v) {
+                        problems.append("subscription \(i): value \(GeneratedValue.describe(v)) delivered but never accepted")
+                    }
+                    if positions[v] != nil && !repeats && !(cold && caches) {
+                        problems.append("subscription \(i): value \(GeneratedValue.describe(v)) delivered twice")
+                    }
+                    if positions[v] == nil { positions[v] = pos }
+                    if let before = lastSeq[sender], !(cold && caches) {
+                        if seq < before || (seq == before && !repeats) {
+                            problems.append("subscription \(i): \(GeneratedValue.describe(v)) delivered after #\(before) of the same sender")
+                        }
+                    }
+                    lastSeq[sender] = seq
+                }
+            }
+            if ends.count > 1 { problems.append("subscription \(i): the end delivered \(ends.count) times") }
+            if let first = ends.first {
+                if first.1 != events.count - 1 { problems.append("subscription \(i): \(events.count - 1 - first.1) value(s) delivered after the end") }
+                if case .other(let e) = first.0, let b = e as? SignalBindError {
+                    problems.append("subscription \(i): subscribe refused with \(b) (a subscribe after cancel() returned must be accepted)")
+                }
+                endOf[i] = first
+            }
+            delivered[i] = positions
+        }
+
+        // The end's origin: the input whose end it is, when known.
+        func origin(_ end: SignalEnd) -> GeneratedCase.Input? {
+            if let e = end.otherError as? GeneratedEndError { return e.input }
+            if end.isComplete && !spec.has(.secondary) && !spec.steps.contains(where: { if case .takeUntil = $0 { true } else { false } })
+                && !spec.hasEndingStep {
+                return .primary
+            }
+            return nil
+        }
+
+        var missing: [String] = []
+        var refusedLate: [String] = []
+        for r in records {
+            // Only a send in one subscription, with no graph change begun since it began, is judged.
+            guard r.subscriptionBefore == r.subscriptionAfter, r.subscriptionBefore == finalIndex,
+                  !subs[finalIndex].ended.load(ordering: .relaxed),
+                  !r.disturbanceRunning, r.disturbancesBefore == totalDisturbances else { continue }
+            let end = endOf[finalIndex]
+            if r.accepted && r.endSeenBefore && !(spec.source == .junction && r.input == .primary)
+                && (end.map { origin($0.0) != nil } ?? false || !spec.multiBeforeEndingStep(r.input)) {
+                refusedLate.append("\(GeneratedValue.describe(r.value)) into \(r.input)")
+                continue
+            }
+            // A junction bound again after its input's signal ended forwards into a closed
+            // input (`bind(to:)` does not refuse it): known open, docs/guarantees.md.
+            if spec.source == .junction && r.input == .primary && end != nil { continue }
+            guard r.accepted, r.input != .trigger, spec.isLossless(r.input),
+                  !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value)) else { continue }
+            let at = delivered[finalIndex]?[r.value]
+            if let end {
+                guard origin(end.0) == r.input else { continue }
+                if at == nil || at! > end.1 { missing.append(GeneratedValue.describe(r.value) + " (before the \(end.0) of the same input)") }
+            } else if at == nil {
+                missing.append(GeneratedValue.describe(r.value))
+            }
+        }
+        if !missing.isEmpty {
+            problems.append("subscription \(finalIndex): \(missing.count) accepted value(s) (send returned nil) never delivered: \(missing.prefix(4).joined(separator: ", "))")
+        }
+        if !refusedLate.isEmpty {
+            problems.append("subscription \(finalIndex): \(refusedLate.count) send(s) accepted after the end had reached the subscriber: \(refusedLate.prefix(4).joined(separator: ", "))")
+        }
+        if spec.source == .sequence, let end = endOf[finalIndex], end.0.isComplete, origin(end.0) == .primary,
+           spec.isLossless(.primary), !subs[finalIndex].ended.load(ordering: .relaxed) {
+            let got = delivered[finalIndex] ?? [:]
+            let lost = (0..<4).filter { !spec.filtered(.primary, seq: $0) && got[GeneratedValue.make(GeneratedValue.coldSender, $0)] == nil }
+            if !lost.isEmpty { problems.append("subscription \(finalIndex): the sequence completed without its value(s) \(lost)") }
+        }
+        return problems
+    }
+}
