@@ -356,39 +356,63 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         // Queued as a value (refused after an end, like any value), in the form of a control
         // that carries the check. That form is built only when the value has to wait: an
         // uncontended send allocates nothing.
+        //
+        // A value that passed its input's status check just before its activation's end can
+        // reach the queue after that end's detach reopened it for the next generation: the
+        // holder then drops it. Its send must not report it accepted (a send that returns nil
+        // is delivered), so a queued value whose generation is gone once it is in the queue
+        // is withdrawn, or reported as the holder decided (`CheckedDelivery`).
         let kind: QueueElementKind
         if case .failure = result { kind = .end } else { kind = .value }
         if isAsync {
-            let c = NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) }
+            let outcome = CheckedDelivery()
+            let c = NodeControl { [self] in
+                outcome.deliver(current: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) {
+                    deliverIfCurrent(result, expectedActive: expectedActive)
+                }
+            }
             guard let claimed = q.enqueueAndClaimIfIdle(kind, .control(c)) else { return false }
+            let accepted = outcome.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2)
             if claimed { scheduleDrain(q) }
-            return true
+            return accepted
         }
-        switch q.claimOrEnqueue(kind, .control(NodeControl { [self] in deliverIfCurrent(result, expectedActive: expectedActive) })) {
+        var outcome: CheckedDelivery?
+        switch q.claimOrEnqueue(kind, .control({
+            let o = CheckedDelivery()
+            outcome = o
+            return NodeControl { [self] in
+                o.deliver(current: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) {
+                    deliverIfCurrent(result, expectedActive: expectedActive)
+                }
+            }
+        }())) {
         case .claimed:
-            deliverIfCurrent(result, expectedActive: expectedActive)
+            let delivered = deliverIfCurrent(result, expectedActive: expectedActive)
             if !q.releaseIfIdle() { drain(q) }
+            return delivered
         case .enqueued:
-            break
+            return outcome?.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) ?? true
         case .enqueuedAndClaimed:
+            let accepted = outcome?.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) ?? true
             drain(q)
+            return accepted
         case nil:
             return false
         }
-        return true
     }
 
-    /// For the holder: delivers `result` unless the node left the activation it was sent in.
-    /// A deactivation stores the status before it queues its own change, so a status still
-    /// equal to `expectedActive` here means that change (and any later activation) comes after
-    /// this value.
-    @inlinable
-    func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) {
+    /// For the holder: delivers `result` unless the node left the activation it was sent in;
+    /// whether it did. A deactivation stores the status before it queues its own change, so a
+    /// status still equal to `expectedActive` here means that change (and any later
+    /// activation) comes after this value.
+    @inlinable @discardableResult
+    func deliverIfCurrent(_ result: Result<T, SignalEnd>, expectedActive: Int) -> Bool {
         // The generation, not the whole status: a value queued before its own activation's
         // end must still be delivered once that end has closed the status (comparing the whole
         // word dropped every queued value of the activation, and only its end arrived).
-        guard status.load(ordering: .acquiring) >> 2 == expectedActive >> 2, let box = outputBox else { return }
+        guard status.load(ordering: .acquiring) >> 2 == expectedActive >> 2, let box = outputBox else { return false }
         box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
+        return true
     }
 
     @inlinable @inline(__always)
