@@ -61,6 +61,9 @@ package enum StressCatalogue {
             RetryWhenErrorsRaceScenario(),
             RepeatRaceScenario(),
             TimerStageRaceScenario(),
+            GenerateSendEndRaceScenario(),
+            HopReactivationAfterEndScenario(),
+            DeepMergeRefusalAfterEndScenario(),
             GeneratedStressScenario(),
         ]
     }

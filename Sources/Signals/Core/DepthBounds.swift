@@ -270,6 +270,24 @@ extension SignalNode {
         }
     }
 
+    /// `forward(.failure(end))` for the end of generation `generation` of a node that starts
+    /// a new generation on deactivation: delivered only while that generation is current
+    /// (`deliverEnd(_:ofGeneration:)`), so an end its old upstream chain delivers after a
+    /// re-activation is dropped instead of closing the new activation's queue.
+    @inlinable
+    func forwardEnd(_ end: SignalEnd, ofGeneration generation: Int) {
+        let bounds = DepthBounds.current
+        let depth = bounds.deliveryDepth
+        if _fastPath(depth < DepthBounds.maxDepth) {
+            bounds.deliveryDepth = depth &+ 1
+            deliverEnd(end, ofGeneration: generation, recording: false)
+            bounds.deliveryDepth = depth
+            if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
+        } else {
+            deliverEnd(end, ofGeneration: generation, pastTheBound: bounds, recording: false)
+        }
+    }
+
     /// A hand-over past the bound: `message` is queued in this node now, in line with every
     /// other sender's, so nothing can overtake it. If that found the node idle, this thread
     /// now holds it, and the node is drained later, by the outermost hand-over on this thread

@@ -64,7 +64,16 @@ import Darwin
     /// bounded stack however many nodes are chained (`SignalNode.forward`).
     @inlinable init(forwardingInto node: SignalNode<T>) {
         self.value = { node.forward(.success($0)) }
-        self.end = { node.forward(.failure($0)) }
+        if node.newGenerationOnDeactivate {
+            // Made as the node activates (`ChainFeeder.activate`): an end that this
+            // activation's upstream delivers late (held in an `onEnd` while the node was
+            // deactivated and activated again) belongs to it, and must not close the next
+            // activation's queue (`forwardEnd(_:ofGeneration:)`).
+            let generation = node.currentGeneration
+            self.end = { node.forwardEnd($0, ofGeneration: generation) }
+        } else {
+            self.end = { node.forward(.failure($0)) }
+        }
         self.terminal = nil
     }
 
@@ -768,15 +777,18 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// queue or not at all; and the holder delivers it only while the generation is still
     /// current. No user code runs under the lock: queuing never delivers, and a stale end's
     /// control is released after the unlock. Values keep their one-load path: only ends pay.
+    ///
+    /// `recording: false` (an end forwarded from a feeder's chain, `forwardEnd`): the end is
+    /// not kept for a later attachment, as a forwarded end never was.
     @usableFromInline
-    func deliverEnd(_ end: SignalEnd, ofGeneration generation: Int, pastTheBound: DepthBounds? = nil) {
+    func deliverEnd(_ end: SignalEnd, ofGeneration generation: Int, pastTheBound: DepthBounds? = nil, recording: Bool = true) {
         let control = NodeControl { [self] in
             guard status.load(ordering: .acquiring) >> 2 == generation, let box = outputBox else { return }
             box._withUnsafeGuaranteedRef { $0.deliverIfOpen(.failure(end)) }
         }
         let claimed = activation.withLock { a -> Bool in
             guard a.generation == generation else { return false }
-            if a.recordedEnd == nil { a.recordedEnd = end }
+            if recording && a.recordedEnd == nil { a.recordedEnd = end }
             return enqueueEnd(control)
         }
         withExtendedLifetime(control) {}
@@ -813,6 +825,10 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     func drainAfterEnqueue<Q: DeliveryQueue>(_ q: Q) where Q.Element == Message {
         if isAsync { scheduleDrain(q) } else { drain(q) }
     }
+
+    /// The current generation (a node that starts a new generation on deactivation).
+    @usableFromInline
+    var currentGeneration: Int { activation.withLock { $0.generation } }
 
     /// The status an input of the current generation expects while the node is active.
     @usableFromInline

@@ -122,7 +122,9 @@ package struct GeneratedCase: Sendable, Hashable {
 /// The error an input's `sendEnd(_:error: true)` sends: which input ended the graph.
 package struct GeneratedEndError: Error, Sendable, Equatable, CustomStringConvertible {
     package let input: GeneratedCase.Input
-    package var description: String { "end of \(input)" }
+    /// Which added source, for `.mergedSource` (0 otherwise).
+    package var instance = 0
+    package var description: String { instance == 0 ? "end of \(input)" : "end of \(input) #\(instance)" }
 }
 
 // MARK: - What the checks need to know of a shape
@@ -184,19 +186,22 @@ extension GeneratedCase {
         path(of: input).contains(.filter) && seq % 4 == 3
     }
 
-    /// Whether a multi node (which an ending stage below it does not end) comes before an
-    /// ending stage on the input's path: an ending stage ends what is below it, and the multi
-    /// above keeps what it accepts (a cache, other branches).
-    package func multiBeforeEndingStep(_ input: Input) -> Bool {
-        var multi = false
-        for step in path(of: input) {
-            switch step {
-            case .multicast, .continuous, .playback, .nodes: multi = true
-            case .take, .first, .takeUntil: if multi { return true }
-            default: break
+    /// Whether the input's path has a multi node above the point where the end entered the
+    /// graph (the entry of the input it came from, or, for a stage's end, the last stage that
+    /// can end): an end ends what is below where it enters, and a multi above it that is
+    /// still held (`GeneratedRun` holds the last signal, as a user holds a multi) keeps its
+    /// upstream active after its branch ended: what it accepts then is its own, not the
+    /// ended part's.
+    package func multiAboveEnd(_ input: Input, endEntry: Int?) -> Bool {
+        guard let start = entry(of: input) else { return false }
+        let stop = endEntry ?? ((steps.lastIndex(where: Self.isEnding) ?? -1) + 1)
+        guard start < stop else { return false }
+        return steps[start..<min(stop, steps.count)].contains {
+            switch $0 {
+            case .multicast, .continuous, .playback, .nodes: true
+            default: false
             }
         }
-        return false
     }
 
     /// Whether the graph has a step that can end it by itself.

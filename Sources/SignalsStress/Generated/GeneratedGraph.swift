@@ -6,7 +6,11 @@ import Synchronization
 /// reads them back from what a handler received: `sender << 16 | seq`.
 package enum GeneratedValue {
     /// The sender of thread `thread` sending into `input`.
-    package static func sender(thread: Int, input: GeneratedCase.Input) -> Int { thread * 4 + input.rawValue }
+    /// The sender of thread `thread` sending into `input` (for `.mergedSource`, into its
+    /// `instance`th added source: sends into two sources are two senders, each in order).
+    package static func sender(thread: Int, input: GeneratedCase.Input, instance: Int = 0) -> Int {
+        thread * 4 + input.rawValue + 64 * min(instance, 500)
+    }
     /// Values a handler stage sends into the secondary input.
     package static let handlerSender = 16
     /// The `.sequence` source's own values.
@@ -18,11 +22,12 @@ package enum GeneratedValue {
     package static func input(ofSender s: Int) -> GeneratedCase.Input? {
         if s == handlerSender { return .secondary }
         if s == coldSender { return .primary }
-        return GeneratedCase.Input(rawValue: s % 4)
+        return GeneratedCase.Input(rawValue: s % 64 % 4)
     }
     package static func describe(_ v: Int) -> String {
         let s = sender(of: v)
-        let who = s == handlerSender ? "handler" : s == coldSender ? "sequence" : "thread \(s / 4) → \(GeneratedCase.Input(rawValue: s % 4).map { "\($0)" } ?? "?")"
+        let source = s >= 64 ? " #\(s / 64)" : ""
+        let who = s == handlerSender ? "handler" : s == coldSender ? "sequence" : "thread \(s % 64 / 4) → \(GeneratedCase.Input(rawValue: s % 4).map { "\($0)" } ?? "?")\(source)"
         return "#\(seq(of: v)) of \(who)"
     }
 }
@@ -124,6 +129,8 @@ final class GeneratedSubscription: @unchecked Sendable {
 /// One send as the checks need it.
 struct GeneratedSendRecord: Sendable {
     let input: GeneratedCase.Input
+    /// Which added source, for `.mergedSource`.
+    let instance: Int
     let value: Int
     let accepted: Bool
     /// The subscription current when the send began, and when it returned.
@@ -145,6 +152,9 @@ final class GeneratedInputs: @unchecked Sendable {
     var secondary: SignalInput<Int>?
     var trigger: SignalInput<Void>?
     let mergedSource = Mutex<(input: SignalInput<Int>, signal: Signal<Int>)?>(nil)
+    /// Which added source `mergedSource` is (each `addSource` makes the next): an end names the
+    /// source it came from, and only that source's values are owed before it.
+    let mergedSourceInstance = Atomic<Int>(0)
     /// `generate` activations with a live input and runs of the `deferred` factory.
     let sourceStarts = Atomic<Int>(0)
     let handlerSeq = Atomic<Int>(0)
@@ -309,7 +319,9 @@ package final class GeneratedRun: @unchecked Sendable {
 
     // MARK: Subscriptions
 
-    private var current: GeneratedSubscription { subscriptions.withLock { $0[$0.count - 1] } }
+    /// The latest subscription (nil only after `tearDown`, when a late handler may still send).
+    private var latest: GeneratedSubscription? { subscriptions.withLock { $0.last } }
+    private var current: GeneratedSubscription { latest! }
 
     @discardableResult
     private func subscribe() -> GeneratedSubscription {
@@ -330,15 +342,24 @@ package final class GeneratedRun: @unchecked Sendable {
 
     // MARK: Operations
 
-    private func recordSend(_ input: GeneratedCase.Input, _ value: Int, _ send: () -> Bool) {
-        let before = current
+    private func recordSend(_ input: GeneratedCase.Input, _ value: Int, instance: Int = 0, _ send: () -> Bool) {
+        guard let before = latest else {
+            // During the first subscribe (a handler stage sending as the graph activates): in
+            // no subscription yet, so never owed to one, but accepted all the same.
+            let accepted = send()
+            let record = GeneratedSendRecord(
+                input: input, instance: instance, value: value, accepted: accepted, subscriptionBefore: -1, subscriptionAfter: -1,
+                disturbancesBefore: 0, disturbanceRunning: true, endSeenBefore: false)
+            sends.withLock { $0.append(record) }
+            return
+        }
         let endSeen = before.recorder.endSeenOnThisThread
         let started = disturbStarted.load(ordering: .sequentiallyConsistent)
         let running = started != disturbFinished.load(ordering: .sequentiallyConsistent)
         let accepted = send()
-        let after = current
+        guard let after = latest else { return }
         let record = GeneratedSendRecord(
-            input: input, value: value, accepted: accepted,
+            input: input, instance: instance, value: value, accepted: accepted,
             subscriptionBefore: before.recorder.index, subscriptionAfter: after.recorder.index,
             disturbancesBefore: started, disturbanceRunning: running, endSeenBefore: endSeen)
         sends.withLock { $0.append(record) }
@@ -354,18 +375,22 @@ package final class GeneratedRun: @unchecked Sendable {
     }
 
     private func send(_ input: GeneratedCase.Input, thread: Int, seq: Int) {
-        let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input), seq & 0xFFFF)
         if input == .trigger {
+            let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input), seq & 0xFFFF)
             let t = inputs.trigger
             recordSend(input, value) { t.map { $0.send(value: ()) == nil } ?? false }
             return
         }
-        let i = inputFor(input)
-        recordSend(input, value) { i.map { $0.send(value: value) == nil } ?? false }
+        let (i, instance) = input == .mergedSource
+            ? inputs.mergedSource.withLock { ($0?.input, inputs.mergedSourceInstance.load(ordering: .relaxed)) }
+            : (inputFor(input), 0)
+        let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input, instance: instance), seq & 0xFFFF)
+        recordSend(input, value, instance: instance) { i.map { $0.send(value: value) == nil } ?? false }
     }
 
     private func sendEnd(_ input: GeneratedCase.Input, error: Bool) {
-        let end: SignalEnd = error ? .other(GeneratedEndError(input: input)) : .complete
+        let instance = input == .mergedSource ? inputs.mergedSource.withLock { _ in inputs.mergedSourceInstance.load(ordering: .relaxed) } : 0
+        let end: SignalEnd = error ? .other(GeneratedEndError(input: input, instance: instance)) : .complete
         if input == .trigger { inputs.trigger?.send(end: end); return }
         inputFor(input)?.send(end: end)
     }
@@ -402,7 +427,11 @@ package final class GeneratedRun: @unchecked Sendable {
             case .addSource:
                 guard let mergedInput else { break }
                 let (i, s) = Signal<Int>.create(delivery: variant)
-                let replaced = inputs.mergedSource.withLock { m -> (input: SignalInput<Int>, signal: Signal<Int>)? in defer { m = (i, s) }; return m }
+                let replaced = inputs.mergedSource.withLock { m -> (input: SignalInput<Int>, signal: Signal<Int>)? in
+                    defer { m = (i, s) }
+                    inputs.mergedSourceInstance.add(1, ordering: .relaxed)
+                    return m
+                }
                 withExtendedLifetime(replaced) {}
                 mergedInput.add(s)
             case .removeSource:
@@ -530,11 +559,11 @@ package final class GeneratedRun: @unchecked Sendable {
         }
 
         // The end's origin: the input whose end it is, when known.
-        func origin(_ end: SignalEnd) -> GeneratedCase.Input? {
-            if let e = end.otherError as? GeneratedEndError { return e.input }
+        func origin(_ end: SignalEnd) -> (input: GeneratedCase.Input, instance: Int)? {
+            if let e = end.otherError as? GeneratedEndError { return (e.input, e.instance) }
             if end.isComplete && !spec.has(.secondary) && !spec.steps.contains(where: { if case .takeUntil = $0 { true } else { false } })
                 && !spec.hasEndingStep {
-                return .primary
+                return (.primary, 0)
             }
             return nil
         }
@@ -548,7 +577,7 @@ package final class GeneratedRun: @unchecked Sendable {
                   !r.disturbanceRunning, r.disturbancesBefore == totalDisturbances else { continue }
             let end = endOf[finalIndex]
             if r.accepted && r.endSeenBefore && !(spec.source == .junction && r.input == .primary)
-                && (end.map { origin($0.0) != nil } ?? false || !spec.multiBeforeEndingStep(r.input)) {
+                && !spec.multiAboveEnd(r.input, endEntry: end.flatMap { origin($0.0) }.flatMap { spec.entry(of: $0.input) }) {
                 refusedLate.append("\(GeneratedValue.describe(r.value)) into \(r.input)")
                 continue
             }
@@ -559,9 +588,11 @@ package final class GeneratedRun: @unchecked Sendable {
                   !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value)) else { continue }
             let at = delivered[finalIndex]?[r.value]
             if let end {
-                guard origin(end.0) == r.input else { continue }
+                guard let o = origin(end.0), o.input == r.input, o.instance == r.instance else { continue }
                 if at == nil || at! > end.1 { missing.append(GeneratedValue.describe(r.value) + " (before the \(end.0) of the same input)") }
-            } else if at == nil {
+            } else if at == nil && !spec.path(of: r.input).contains(where: GeneratedCase.isEnding) {
+                // With no end at the subscriber, an ending stage on the path may still have
+                // ended (a merge below it waits for its other input): judged only without one.
                 missing.append(GeneratedValue.describe(r.value))
             }
         }
@@ -571,7 +602,10 @@ package final class GeneratedRun: @unchecked Sendable {
         if !refusedLate.isEmpty {
             problems.append("subscription \(finalIndex): \(refusedLate.count) send(s) accepted after the end had reached the subscriber: \(refusedLate.prefix(4).joined(separator: ", "))")
         }
-        if spec.source == .sequence, let end = endOf[finalIndex], end.0.isComplete, origin(end.0) == .primary,
+        // A multi keeps its source's end for later subscribers: only a path without one
+        // restarts the sequence for each subscription.
+        let restarts = !spec.path(of: .primary).contains { [.multicast, .continuous, .playback].contains($0) || { if case .nodes = $0 { true } else { false } }($0) }
+        if spec.source == .sequence, restarts, let end = endOf[finalIndex], end.0.isComplete, origin(end.0)?.input == .primary,
            spec.isLossless(.primary), !subs[finalIndex].ended.load(ordering: .relaxed) {
             let got = delivered[finalIndex] ?? [:]
             let lost = (0..<4).filter { !spec.filtered(.primary, seq: $0) && got[GeneratedValue.make(GeneratedValue.coldSender, $0)] == nil }
