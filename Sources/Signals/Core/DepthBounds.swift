@@ -24,7 +24,9 @@ import Musl
 /// it (a `subscribe`, a `cancel()`, a `send`), on the same thread, outside every lock; a graph
 /// shallower than the bound (every graph the library builds for itself) runs exactly as it
 /// did, paying one thread-local read per hand-over and per activation run
-/// (docs/design/depth-bound.md).
+/// (docs/design/depth-bound.md). A node that connects several feeders connects the next one
+/// only once the runs deferred while connecting the one before have run
+/// (`DeferredConnection`), so inputs connect in order past the bound too.
 @usableFromInline
 final class DepthBounds {
     /// How many activation runs, and separately how many node-to-node hand-overs, nest on one
@@ -55,10 +57,21 @@ final class DepthBounds {
 
     /// Activation runs (`NodeBase.runActivation`) now nested on this thread.
     @exclusivity(unchecked) var activationDepth = 0
-    /// Nodes whose activation run was deferred at the bound. Each is marked running (this
-    /// thread is its runner), so other threads' changes to it wait in its state for this run.
-    @exclusivity(unchecked) var activations: [NodeBase] = []
+    /// Nodes whose activation run was deferred at the bound, each with the connection it is
+    /// part of. Each is marked running (this thread is its runner), so other threads' changes
+    /// to it wait in its state for this run.
+    @exclusivity(unchecked) var activations: [DeferredActivation] = []
     @exclusivity(unchecked) var activationHead = 0
+    /// The feeder connection that the activation runs deferred now belong to (see
+    /// `DeferredConnection`): nil outside every connection a node waits for.
+    @exclusivity(unchecked) var connection: DeferredConnection?
+    /// Connections entered inside `connection` that nothing has been deferred in yet: made
+    /// into objects only when a run is deferred, so a connection that defers nothing (every
+    /// one in a graph shallower than the bound) allocates nothing.
+    @exclusivity(unchecked) var unopenedConnections = 0
+    /// Node runs waiting for a connection (`resume(_:after:)`) and not yet queued: none is
+    /// left once the outermost activation run has run everything deferred.
+    @exclusivity(unchecked) var waitingRuns = 0
 
     /// Owns each thread's object: its destructor frees it when the thread exits (and clears
     /// the thread's slot, so nothing that runs later in the thread's exit reads a freed one).
@@ -209,7 +222,9 @@ final class DepthBounds {
     /// activation run on this thread (see the type's comment). The caller is the node's runner.
     func runActivation(of node: NodeBase) {
         if activationDepth >= Self.maxDepth {
-            activations.append(node)
+            openConnections()
+            connection?.add()
+            activations.append(DeferredActivation(node: node, connection: connection))
             hasDeferred = true
             return
         }
@@ -221,6 +236,7 @@ final class DepthBounds {
 
     private func runDeferredActivations() {
         runPendingActivations()
+        assert(waitingRuns == 0, "a node's activation run waits for a connection that has nothing left to run")
         activationDepth = 0
         // The nodes are let go here, all together, by the outermost run: one that is freed
         // hands what it holds to the thread's pending releases (no recursion).
@@ -231,12 +247,116 @@ final class DepthBounds {
 
     /// Runs the deferred activation runs from where the list has got to, first in first out,
     /// each from depth one (it may be called again, nested, from a hand-over inside one).
+    /// What a run defers belongs to the run's own connection.
     private func runPendingActivations() {
         while activationHead < activations.count {
-            let node = activations[activationHead]
+            let run = activations[activationHead]
             activationHead += 1
             activationDepth = 1
-            node.applyActivationChanges()
+            let outer = (connection, unopenedConnections)
+            connection = run.connection
+            unopenedConnections = 0
+            run.node.applyActivationChanges()
+            (connection, unopenedConnections) = outer
+            run.connection?.finish(self)
+        }
+    }
+
+    // MARK: Connections a node waits for
+
+    /// Starts one feeder's connection for a node that connects more feeders after it
+    /// (`NodeBase.applyActivationChanges`): the activation runs deferred at the bound until
+    /// `endConnection()` belong to it, and so does whatever those runs defer in turn.
+    /// Costs a counter raised here and lowered there; nothing is allocated unless a run is
+    /// deferred.
+    func beginConnection() {
+        unopenedConnections += 1
+    }
+
+    /// Ends the connection begun last: returns it if activation runs deferred in it have not
+    /// all run yet (the feeder is not connected until they have), nil otherwise.
+    func endConnection() -> DeferredConnection? {
+        if unopenedConnections > 0 {
+            unopenedConnections -= 1
+            return nil
+        }
+        guard let ended = connection else { return nil }
+        connection = ended.parent
+        return ended.pending > 0 ? ended : nil
+    }
+
+    /// Makes the connections begun and not yet made into objects, innermost last.
+    private func openConnections() {
+        while unopenedConnections > 0 {
+            connection = DeferredConnection(parent: connection)
+            unopenedConnections -= 1
+        }
+    }
+
+    /// Resumes `node`'s activation run (its runner is this thread) once every activation run
+    /// deferred in `pending` has run, which the outermost activation run on this thread sees
+    /// to before it returns. Until then the run counts as deferred in the current
+    /// connection, so a node that waits for this one waits for it too.
+    func resume(_ node: NodeBase, after pending: DeferredConnection) {
+        openConnections()
+        connection?.add()
+        waitingRuns += 1
+        pending.waiter = DeferredActivation(node: node, connection: connection)
+    }
+
+    /// Queues `run`, a waiter whose connection has been made, where the deferred runs go.
+    fileprivate func queue(_ run: DeferredActivation) {
+        waitingRuns -= 1
+        activations.append(run)
+        hasDeferred = true
+    }
+}
+
+/// A node's activation run deferred past the bound, and the connection it is part of.
+struct DeferredActivation {
+    let node: NodeBase
+    let connection: DeferredConnection?
+}
+
+/// The activation runs deferred past the bound while a node connects one of its feeders,
+/// when the node has more feeders to connect after it: the feeder is connected only once
+/// they have run (a cold source behind 12 nodes has not started before then). The node waits
+/// for them before it connects the next feeder, so inputs connect in order at any depth, and
+/// a node that an earlier input has ended meanwhile (`takeUntil`'s trigger sending as it is
+/// connected) connects none of the later ones. Connections nest: a connection with runs
+/// left counts as one in the connection around it. Touched only by its thread.
+final class DeferredConnection {
+    let parent: DeferredConnection?
+    /// Deferred runs of this connection not yet finished, plus one for each connection inside
+    /// it that has some. Counted that way, rather than each run in every connection around
+    /// it, so that a chain of n nodes nested in each other's connections costs O(n), not
+    /// O(n²): a count climbs to the parent only when it leaves or reaches zero.
+    var pending = 0
+    /// The node's run that waits for this connection (`DepthBounds.resume(_:after:)`).
+    var waiter: DeferredActivation?
+
+    init(parent: DeferredConnection?) { self.parent = parent }
+
+    /// Counts one more deferred run of this connection.
+    func add() {
+        var c: DeferredConnection? = self
+        while let each = c {
+            each.pending += 1
+            // Already counted by the connections around it.
+            if each.pending > 1 { return }
+            c = each.parent
+        }
+    }
+
+    /// A deferred run of this connection has finished: a connection that has nothing left
+    /// queues the run that waits for it, and counts no more in the one around it.
+    func finish(_ bounds: DepthBounds) {
+        var c: DeferredConnection? = self
+        while let each = c {
+            each.pending -= 1
+            if each.pending > 0 { return }
+            if let waiter = each.waiter.take() { bounds.queue(waiter) }
+            c = each.parent
         }
     }
 }

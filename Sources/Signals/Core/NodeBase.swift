@@ -263,8 +263,28 @@ class NodeBase: @unchecked Sendable {
                 let r = feeders[i]
                 guard r.isActive != wanted else { continue }
                 if wanted {
-                    activation.withLock { $0.activating = r }
+                    // Feeders connect in order, and an earlier one may have ended what this
+                    // node feeds while it was connected (`takeUntil`'s trigger sending as it
+                    // is connected): the node is then no longer wanted, or wanted for a newer
+                    // generation, or that feeder was abandoned, and the later feeders are not
+                    // started in this pass (a cold source behind them never runs). The next
+                    // pass, which that change made due, looks at every feeder.
+                    let stillWanted = activation.withLock { a -> Bool in
+                        guard a.wanted && a.generation == a.activeGeneration && !a.recheck else {
+                            a.dirty = true
+                            a.recheck = true
+                            return false
+                        }
+                        a.activating = r
+                        return true
+                    }
+                    guard stillWanted else { break }
+                    // A connection that nests past the activation bound is finished later, by
+                    // deferred runs: the feeders after this one wait for them (below).
+                    let bounds: DepthBounds? = i + 1 < feeders.count ? DepthBounds.current : nil
+                    bounds?.beginConnection()
                     r.feeder.activate()
+                    let unfinished = bounds?.endConnection()
                     let abandoned = activation.withLock { a -> Bool in
                         if a.activating === r {
                             a.activating = nil
@@ -279,6 +299,26 @@ class NodeBase: @unchecked Sendable {
                     if abandoned {
                         r.feeder.deactivate()
                         continue
+                    }
+                    if let unfinished, let bounds, feeders[(i + 1)...].contains(where: { !$0.isActive }) {
+                        // This feeder's connection is not finished: the pass stops here and
+                        // goes on once the runs it deferred have run (this thread stays the
+                        // runner meanwhile). By then the node may no longer be wanted (the
+                        // check above). It goes on from the next feeder, so a node whose every
+                        // feeder waits does O(n) work in all, unless a feeder was removed
+                        // meanwhile (`takeFeeder` has moved `firstUnapplied`): then it looks at
+                        // every feeder again.
+                        r.active.store(true, ordering: .releasing)
+                        activation.withLock { a in
+                            a.dirty = true
+                            if a.firstUnapplied == feeders.count {
+                                a.firstUnapplied = i + 1
+                            } else {
+                                a.recheck = true
+                            }
+                        }
+                        bounds.resume(self, after: unfinished)
+                        return
                     }
                 } else {
                     r.feeder.deactivate()

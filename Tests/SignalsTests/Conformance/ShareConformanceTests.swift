@@ -370,7 +370,7 @@ struct ShareConformanceTests {
     }
 
     @Test("should not fail on reentrant subscription", arguments: variants, configurations) func shouldNotFailOnReentrantSubscription(_ variant: DeliveryVariant, _ configuration: ShareConfiguration) {
-        withKnownDifference(.loopRefused, shownBy: .diagram) {
+        withKnownDifference(.loopRefused, shownBy: .diagram, .subscriptions) {
             marbleTest(variant) { m in
                 let source = m.cold("(123|)")
                 let subs = "       (^!)  "

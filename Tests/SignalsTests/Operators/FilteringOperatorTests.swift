@@ -214,8 +214,8 @@ import Testing
         let rec = Recorder(source.takeUntil(Signal.just((), delivery: v)))
         #expect(rec.values == [])
         #expect(rec.end == .complete)
-        // The source is connected in the same activation pass and released at its end.
-        #expect(activations.all == [true, false])
+        // The trigger ended the result as it was connected: the source is never connected.
+        #expect(activations.all == [])
 
         let (input, signal) = Signal<Int>.create(delivery: v)
         let shared = signal.multicast()

@@ -70,9 +70,6 @@ extension KnownDifference {
     /// concat's later signal.
     static let concatConnectsEagerly = KnownDifference(reason: "difference: concat connects the later signal when the result activates (eager, CwlSignal's rule; README, \"Where Signals differs\"): a cold later signal runs early and its values are buffered until its turn, so its subscription, and what it sends, start early; RxJS subscribes it only when the first completes")
 
-    /// takeUntil's two inputs.
-    static let takeUntilConnectsBoth = KnownDifference(reason: "difference: takeUntil connects its trigger first, as RxJS does, and a trigger that sends as it is connected ends the result before any of the source's values, but both inputs are connected in the same activation pass, so the source is subscribed and released at once; RxJS never subscribes the source then (docs/operators.md, Semantics)")
-
     /// Timers of an operator.
     static let timersStartAfterSource = KnownDifference(reason: "difference: an operator starts its timers when it activates, after its source is connected (docs/operators.md, Conformance), so at a shared frame a cold source's value comes before a window opens or closes (b misses the window of 8, c reaches the one of 0); RxJS's windowTime starts its timers before it subscribes the source")
 
@@ -94,7 +91,7 @@ extension KnownDifference {
     static let continuousWhileActiveRestarts = KnownDifference(reason: "difference: `continuousWhileActive()` starts afresh on every activation, after the end too, and drops its latest value when the end arrives (a late branch gets only the end: SignalMulti's doc comment); RxJS's `shareReplay({ refCount: true })` keeps a completed subject and replays it")
 
     /// A loop through the graph.
-    static let loopRefused = KnownDifference(reason: "difference: a connection that would close a loop in the graph is refused with SignalBindError.loop, through `deferred` too (docs/guarantees.md), so the multi's own branch inside `withLatestFrom` ends the result with that error; RxJS lets the re-entrant subscription through")
+    static let loopRefused = KnownDifference(reason: "difference: a connection that would close a loop in the graph is refused with SignalBindError.loop, through `deferred` too (docs/guarantees.md), so the multi's own branch inside `withLatestFrom` ends the result with that error as it is connected, before the source is connected, which it then never is; RxJS lets the re-entrant subscription through")
 
     // MARK: Ends and empty results
 
