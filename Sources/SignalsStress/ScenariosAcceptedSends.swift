@@ -171,3 +171,79 @@ package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
         return findings
     }
 }
+
+/// Several threads cancel one output at once while a sender sends; the first whose cancel
+/// returns subscribes again at once (the others find the new subscription and cancel that in
+/// turn). A subscribe right after `cancel()` returned must be accepted, however many cancels
+/// of the same output ran together (the second cancels wait for the first one's detach), and
+/// no handler call may begin after its own `cancel()` returned.
+package struct CancelStormScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "cancel-storm", "threads cancel one output together while a sender sends; the first back subscribes again at once",
+        acceptable: "every subscribe accepted, nothing after cancel", minimumThreads: 3)
+
+    final class Subscription: @unchecked Sendable {
+        // Unchecked: `output` is set once before the subscription is published.
+        var output: SignalOutput<Int>?
+        let cancelReturned = Atomic<Bool>(false)
+        let late = Atomic<Int>(0)
+        let refused = Atomic<Bool>(false)
+        /// Taken by the thread that subscribes again in its place.
+        let replaced = Atomic<Bool>(false)
+        let index: Int
+        init(index: Int) { self.index = index }
+    }
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let (input, signal) = Signal<Int>.create(delivery: it.variant)
+        let all = Mutex<[Subscription]>([])
+        @Sendable func subscribe() -> Subscription {
+            let index = all.withLock { $0.count }
+            let s = Subscription(index: index)
+            s.output = signal.subscribe { r in
+                if s.cancelReturned.load(ordering: .acquiring) { s.late.add(1, ordering: .relaxed) }
+                if case .failure(.other(let e)) = r, e is SignalBindError { s.refused.store(true, ordering: .relaxed) }
+            }
+            all.withLock { $0.append(s) }
+            return s
+        }
+        let current = Mutex<Subscription>(subscribe())
+        let rounds = max(16, it.operations / 4)
+        let done = Atomic<Bool>(false)
+        it.runActors(max(3, it.threads)) { a, rng in
+            if a == 0 {
+                var v = 0
+                while !done.load(ordering: .relaxed) {
+                    _ = input.send(value: v)
+                    v += 1
+                    rng.perturb()
+                }
+                return
+            }
+            for r in 0..<rounds {
+                let s = current.withLock { $0 }
+                s.output?.cancel()
+                s.cancelReturned.store(true, ordering: .releasing)
+                // The first back from cancelling this one subscribes again, at once.
+                if s.replaced.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+                    let next = subscribe()
+                    current.withLock { $0 = next }
+                }
+                rng.perturb()
+                if r & 7 == 0 { it.progress(a, r) }
+            }
+            done.store(true, ordering: .relaxed)
+        }
+        current.withLock { $0.output?.cancel() }
+        let subs = all.withLock { $0 }
+        var findings: [StressFinding] = []
+        if let s = subs.first(where: { $0.refused.load(ordering: .relaxed) }) {
+            findings.append(.forbidden("subscribe after cancel() refused", "subscription \(s.index) of \(subs.count) got a bind error"))
+        }
+        let late = subs.reduce(0) { $0 + $1.late.load(ordering: .relaxed) }
+        if late > 0 { findings.append(.forbidden("handler entered after cancel() returned", "\(late) calls")) }
+        for s in subs { s.output = nil }
+        return findings
+    }
+}

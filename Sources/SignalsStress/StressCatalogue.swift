@@ -64,6 +64,7 @@ package enum StressCatalogue {
             GenerateSendEndRaceScenario(),
             HopReactivationAfterEndScenario(),
             DeepMergeRefusalAfterEndScenario(),
+            CancelStormScenario(),
             GeneratedStressScenario(),
         ]
     }

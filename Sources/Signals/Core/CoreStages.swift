@@ -58,8 +58,10 @@ extension Signal {
         context: Exec = .direct,
         _ processor: @escaping @Sendable (Result<T, SignalEnd>, SignalNext<U>) -> Void
     ) -> Signal<U> {
-        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
-            let next = SignalNext<U>(guardingEnd: sink)
+        let upstream = hop(to: context)
+        let root = upstream.stageEndStops
+        return upstream.appending { (sink: SignalSink<U>) -> SignalSink<T> in
+            let next = SignalNext<U>(guardingEnd: sink, stopping: root)
             return SignalSink(value: { processor(.success($0), next) }, end: { processor(.failure($0), next) })
         }
     }
@@ -78,9 +80,11 @@ extension Signal {
         initialState: S, context: Exec = .direct,
         _ processor: @escaping @Sendable (inout S, Result<T, SignalEnd>, SignalNext<U>) -> Void
     ) -> Signal<U> {
-        hop(to: context).appending { (sink: SignalSink<U>) -> SignalSink<T> in
+        let upstream = hop(to: context)
+        let root = upstream.stageEndStops
+        return upstream.appending { (sink: SignalSink<U>) -> SignalSink<T> in
             let state = StageBox(initialState)
-            let next = SignalNext<U>(guardingEnd: sink)
+            let next = SignalNext<U>(guardingEnd: sink, stopping: root)
             return SignalSink(
                 value: { processor(&state.value, .success($0), next) },
                 end: { processor(&state.value, .failure($0), next) })

@@ -166,6 +166,13 @@ class NodeBase: @unchecked Sendable {
         }
     }
 
+    /// A stage fused into this node's single output chain ended it: the sources stop now
+    /// (`EndGuardedSink`), as they would once the subscription's detach reached this node.
+    @usableFromInline
+    func stopFeedersAfterStageEnd() {
+        updateActivation { $0.wanted = false }
+    }
+
     /// Edits the activation state, then applies it unless another thread is already applying.
     @usableFromInline
     func updateActivation(_ edit: (inout Activation) -> Void) {

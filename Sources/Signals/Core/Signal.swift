@@ -71,6 +71,12 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// delivering through a whole run) fit a 512 KiB stack in a debug build.
     @usableFromInline static var fusedDepthLimit: Int { 64 }
 
+    /// The node a processor stage appended here stops when it ends (`EndGuardedSink`): the
+    /// root, when its one output is this chain and it has sources of its own (a node that
+    /// starts a new generation on deactivation: merge, combine, `generate`, hop). Never a
+    /// multi's node, whose other branches still want its source.
+    @inlinable var stageEndStops: NodeBase? { root.newGenerationOnDeactivate ? root : nil }
+
     @usableFromInline
     init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil, attachesBehindGate: Bool = false,
          fusedDepth: Int = 0,

@@ -414,8 +414,8 @@ public struct SignalNext<T: Sendable>: Sendable {
 
     /// A `next` into `downstream` that drops everything emitted after an end (one per
     /// activation of a processor stage).
-    @inlinable init(guardingEnd downstream: SignalSink<T>) {
-        let guarded = EndGuardedSink(downstream)
+    @inlinable init(guardingEnd downstream: SignalSink<T>, stopping root: NodeBase? = nil) {
+        let guarded = EndGuardedSink(downstream, stopping: root)
         self.sink = SignalSink(value: { guarded.value($0) }, end: { guarded.end($0) })
     }
 
@@ -438,12 +438,23 @@ public struct SignalNext<T: Sendable>: Sendable {
 /// The sink behind a processor's `next`: a processor may emit after its end (or emit an end
 /// twice), and nothing downstream may see that. Per activation; touched only inside the
 /// stage's deliveries, which its node serializes.
+///
+/// `stopping`: the node whose output chain this stage is in, when that node has a single output
+/// and sources above it (a merge, a combine, a `generate`, a hop): the stage's end ends that
+/// output, so the node stops its sources at once, before the end goes on. Otherwise the
+/// sources stopped only when the subscription's detach came back up, and past the depth bound,
+/// or with a node up there held by another thread, that could be after the thread that carried
+/// the end to the subscriber had gone on and sent into one of them: accepted, then dropped.
 @usableFromInline
 final class EndGuardedSink<T: Sendable>: @unchecked Sendable {
     @usableFromInline let downstream: SignalSink<T>
+    @usableFromInline let root: NodeBase?
     @usableFromInline var ended = false
 
-    @inlinable init(_ downstream: SignalSink<T>) { self.downstream = downstream }
+    @inlinable init(_ downstream: SignalSink<T>, stopping root: NodeBase? = nil) {
+        self.downstream = downstream
+        self.root = root
+    }
 
     @inlinable func value(_ v: T) {
         if !ended { downstream.value(v) }
@@ -452,6 +463,7 @@ final class EndGuardedSink<T: Sendable>: @unchecked Sendable {
     @inlinable func end(_ e: SignalEnd) {
         if ended { return }
         ended = true
+        root?.stopFeedersAfterStageEnd()
         downstream.end(e)
     }
 }

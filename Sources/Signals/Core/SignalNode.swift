@@ -555,28 +555,16 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         return true
     }
 
-    /// Connects the fused chain `sink` as this node's output and starts the node's feeders.
-    /// An end sent before anything was attached is delivered to it at once. Returns the box
-    /// the chain is installed in, for `detach(endedWith:closing:)`.
-    ///
-    /// Never waits for another thread holding the node: the installation is queued ahead of
-    /// everything the feeders started below will send, so it still comes first.
-    @usableFromInline @discardableResult
-    func attach(_ sink: SignalSink<T>) -> SinkBox<T> {
-        #if DEBUG
-        SchedulePoint.here(.subscribe)
-        #endif
-        let box = SinkBox(sink)
-        attach(box, detachableThrough: nil)
-        return box
-    }
-
-    /// Connects the chain in `box` as `attach(_:)` does. While this call runs (the feeders
+    /// Connects the fused chain in `box` as this node's output and starts the node's feeders;
+    /// an end sent before anything was attached is delivered to it at once. While this call runs (the feeders
     /// started, the kept end replayed), `attachment` is the node's attachment in progress: a
     /// subscription whose chain ends before `attachChain` has returned its attachment
     /// detaches it through `detachAttachmentInProgress` (see `OutputTerminal.requestDetach`).
     @usableFromInline
     func attach(_ box: SinkBox<T>, detachableThrough attachment: ChainAttachment?) {
+        #if DEBUG
+        SchedulePoint.here(.subscribe)
+        #endif
         post { [self] in installOutput(box) }
         var pendingEnd: SignalEnd?
         updateActivation { a in
