@@ -777,7 +777,13 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         let claimed = activation.withLock { a -> Bool in
             guard a.generation == generation else { return false }
             if recording && a.recordedEnd == nil { a.recordedEnd = end }
+            // The queue's schedule points are not taken under this lock: a thread switched out
+            // here would block another on the lock, where the scheduler cannot see it.
+            #if DEBUG
+            return SchedulePoint.unscheduled { enqueueEnd(control) }
+            #else
             return enqueueEnd(control)
+            #endif
         }
         withExtendedLifetime(control) {}
         guard claimed else { return }

@@ -25,17 +25,6 @@ package struct ExploreGeneratedCase: ExploreScenario {
     }
 }
 
-/// `generated` in the explore catalogue. The runner expands it into cases (`GeneratedExplorer`);
-/// `make` alone builds the case of seed 0.
-package struct ExploreGenerated: ExploreScenario {
-    package init() {}
-    package let name = "generated"
-    package let summary = "random graphs and operations from the seed (GeneratedCaseGenerator), each explored; a failure is shrunk"
-    package func make(_ variant: DeliveryVariant) -> ExploreCase {
-        ExploreGeneratedCase(GeneratedCaseGenerator.make(seed: 0, maxThreads: GeneratedExplorer.maxThreads)).make(variant)
-    }
-}
-
 /// Explores generated cases: case `seed + k` for k = 0, 1, … with `schedulesPerCase`
 /// schedules each, until the run's schedules or seconds are spent; a failing case is shrunk
 /// (each candidate explored the same way) and reported with its listing and its replay.
@@ -49,12 +38,13 @@ package enum GeneratedExplorer {
                                 schedulesPerCase: Int = 40, progress: (ExploreResult) -> Void = { _ in }) -> ExploreResult {
         let started = Date()
         var total = ExploreResult(scenario: "generated", variant: variant)
+        // Each case gets what is left of the run's time (a stalled schedule costs seconds), and
+        // at most `schedulesPerCase` schedules unless one case was named.
         func perCase(_ seed: UInt64) -> ExploreOptions {
             var o = options
             o.seed = seed
             o.schedules = caseName != nil ? options.schedules : min(options.schedules, schedulesPerCase)
-            o.secondsPerRun = nil
-            if let limit = options.secondsPerRun, caseName != nil { o.secondsPerRun = limit }
+            o.secondsPerRun = options.secondsPerRun.map { max(0.05, $0 - Date().timeIntervalSince(started)) }
             return o
         }
         func timeLeft() -> Bool {
@@ -87,13 +77,16 @@ package enum GeneratedExplorer {
             if r.hung { return total }
             guard var failure = r.failure else { continue }
             // Shrink: a candidate still fails if exploring it the same way finds a failing schedule.
+            // Shrinking has its own time (60 s at most, 3 s a candidate), past the run's.
             let shrinkStart = Date()
+            var shrinkOptions = perCase(seed)
+            shrinkOptions.secondsPerRun = 3
             let (small, path) = GeneratedShrinker.shrink(spec, budget: 150) { candidate in
                 guard Date().timeIntervalSince(shrinkStart) < 60 else { return false }
-                return ExploreRunner.explore(ExploreGeneratedCase(candidate), variant: variant, options: perCase(seed)).failure != nil
+                return ExploreRunner.explore(ExploreGeneratedCase(candidate), variant: variant, options: shrinkOptions).failure != nil
             }
             let name = GeneratedShrinker.caseName(seed: seed, path: path)
-            if !path.isEmpty, let f = ExploreRunner.explore(ExploreGeneratedCase(small), variant: variant, options: perCase(seed)).failure {
+            if !path.isEmpty, let f = ExploreRunner.explore(ExploreGeneratedCase(small), variant: variant, options: shrinkOptions).failure {
                 failure = f
             }
             failure.problems += [

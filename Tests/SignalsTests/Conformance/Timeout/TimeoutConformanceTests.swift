@@ -233,74 +233,66 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.cold("  -------a--b--|")
-                let sourceSubs = "     ^----!        "
-                let t = m.time("       -----|")
-                let inner = m.cold("        x-y-z-|  ")
-                let innerSubs = "      -----^-----!  "
-                let expected = "       -----x-y-z-|  "
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.cold("  -------a--b--|")
+            let sourceSubs = "     ^----!        "
+            let t = m.time("       -----|")
+            let inner = m.cold("        x-y-z-|  ")
+            let innerSubs = "      -----^-----!  "
+            let expected = "       -----x-y-z-|  "
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should timeout after a specified period between emit then subscribe to the passed observable when source emits", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenSubscribeToThePassedObservableWhenSourceEmits(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  ---a---b------c---|")
-                let t = m.time("             ----|       ")
-                let sourceSubs = "    ^----------!       "
-                let inner = m.cold("             -x-y-|  ")
-                let innerSubs = "     -----------^----!  "
-                let expected = "      ---a---b----x-y-|  "
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  ---a---b------c---|")
+            let t = m.time("             ----|       ")
+            let sourceSubs = "    ^----------!       "
+            let inner = m.cold("             -x-y-|  ")
+            let innerSubs = "     -----------^----!  "
+            let expected = "      ---a---b----x-y-|  "
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should allow unsubscribing explicitly and early (third case, with a fallback)", arguments: variants) func shouldAllowUnsubscribingExplicitlyAndEarlyThirdCase(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  ---a---b-----c----|")
-                let t = m.time("             ----|       ")
-                let sourceSubs = "    ^----------!       "
-                let inner = m.cold("             -x---y| ")
-                let innerSubs = "     -----------^--!    "
-                let expected = "      ---a---b----x--    "
-                let unsub = "         --------------!    "
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result, unsubscription: unsub).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  ---a---b-----c----|")
+            let t = m.time("             ----|       ")
+            let sourceSubs = "    ^----------!       "
+            let inner = m.cold("             -x---y| ")
+            let innerSubs = "     -----------^--!    "
+            let expected = "      ---a---b----x--    "
+            let unsub = "         --------------!    "
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should not break unsubscription chain when unsubscribed explicitly", arguments: variants) func shouldNotBreakUnsubscriptionChainWhenUnsubscribedExplicitly(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  ---a---b-----c----|")
-                let t = m.time("      ----|              ")
-                let sourceSubs = "    ^----------!       "
-                let inner = m.cold("             -x---y| ")
-                let innerSubs = "     -----------^--!    "
-                let expected = "      ---a---b----x--    "
-                let unsub = "         --------------!    "
-                let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
-                    .timeout(m, t, switchingTo: inner.signal)
-                    .flatMap { Signal.just($0, delivery: variant) }
-                m.expectSignal(result, unsubscription: unsub).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  ---a---b-----c----|")
+            let t = m.time("      ----|              ")
+            let sourceSubs = "    ^----------!       "
+            let inner = m.cold("             -x---y| ")
+            let innerSubs = "     -----------^--!    "
+            let expected = "      ---a---b----x--    "
+            let unsub = "         --------------!    "
+            let result = source.signal.flatMap { Signal.just($0, delivery: variant) }
+                .timeout(m, t, switchingTo: inner.signal)
+                .flatMap { Signal.just($0, delivery: variant) }
+            m.expectSignal(result, unsubscription: unsub).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
@@ -322,70 +314,62 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source is empty", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceIsEmpty(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  -------------|      ")
-                let t = m.time("      ----------|         ")
-                let sourceSubs = "    ^---------!         "
-                let inner = m.cold("            ----x----|")
-                let innerSubs = "     ----------^--------!"
-                let expected = "      --------------x----|"
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  -------------|      ")
+            let t = m.time("      ----------|         ")
+            let sourceSubs = "    ^---------!         "
+            let inner = m.cold("            ----x----|")
+            let innerSubs = "     ----------^--------!"
+            let expected = "      --------------x----|"
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source does not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceDoesNotComplete(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  --a--b--------c--d--|")
-                let t = m.time("           ----|           ")
-                let sourceSubs = "    ^--------!           "
-                let inner = m.cold("           ------------")
-                let innerSubs = "  ---------^-----------!"
-                let expected = "      --a--b---------------"
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result, unsubscription: "^--------------------!").toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  --a--b--------c--d--|")
+            let t = m.time("           ----|           ")
+            let sourceSubs = "    ^--------!           "
+            let inner = m.cold("           ------------")
+            let innerSubs = "  ---------^-----------!"
+            let expected = "      --a--b---------------"
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result, unsubscription: "^--------------------!").toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should timeout after a specified period then subscribe to the passed observable when source raises error after timeout", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodThenSubscribeToThePassedObservableWhenSourceRaisesErrorAfterTimeout(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  -------------#      ")
-                let t = m.time("      ----------|         ")
-                let sourceSubs = "    ^---------!         "
-                let inner = m.cold("            ----x----|")
-                let innerSubs = "     ----------^--------!"
-                let expected = "      --------------x----|"
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  -------------#      ")
+            let t = m.time("      ----------|         ")
+            let sourceSubs = "    ^---------!         "
+            let inner = m.cold("            ----x----|")
+            let innerSubs = "     ----------^--------!"
+            let expected = "      --------------x----|"
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
     @Test("should timeout after a specified period between emit then never completes if other source emits but not complete", arguments: variants) func shouldTimeoutAfterASpecifiedPeriodBetweenEmitThenNeverCompletesIfOtherSourceEmitsButNotComplete(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.hot("  -------------|      ")
-                let t = m.time("      -----------|        ")
-                let sourceSubs = "    ^----------!        "
-                let inner = m.cold("             ----x----")
-                let innerSubs = "  -----------^--------!"
-                let expected = "      ---------------x----"
-                let result = source.signal.timeout(m, t, switchingTo: inner.signal)
-                m.expectSignal(result, unsubscription: "^-------------------!").toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.hot("  -------------|      ")
+            let t = m.time("      -----------|        ")
+            let sourceSubs = "    ^----------!        "
+            let inner = m.cold("             ----x----")
+            let innerSubs = "  -----------^--------!"
+            let expected = "      ---------------x----"
+            let result = source.signal.timeout(m, t, switchingTo: inner.signal)
+            m.expectSignal(result, unsubscription: "^-------------------!").toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
@@ -529,19 +513,17 @@ struct TimeoutConformanceTests {
     }
 
     @Test("should timeout at a specified date then subscribe to the passed observable", arguments: variants) func shouldTimeoutAtASpecifiedDateThenSubscribeToThePassedObservable(_ variant: DeliveryVariant) {
-        withKnownDifference(.tornDownFromOutput, shownBy: .subscriptions) {
-            marbleTest(variant) { m in
-                let source = m.cold("  -")
-                let sourceSubs = "     ^---------!           "
-                let t = m.time("       ----------|")
-                let inner = m.cold("             --x--y--z--|")
-                let innerSubs = "      ----------^----------!"
-                let expected = "       ------------x--y--z--|"
-                let result = source.signal.timeout(m, firstBy: t, switchingTo: inner.signal)
-                m.expectSignal(result).toBe(expected)
-                m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
-                m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
-            }
+        marbleTest(variant) { m in
+            let source = m.cold("  -")
+            let sourceSubs = "     ^---------!           "
+            let t = m.time("       ----------|")
+            let inner = m.cold("             --x--y--z--|")
+            let innerSubs = "      ----------^----------!"
+            let expected = "       ------------x--y--z--|"
+            let result = source.signal.timeout(m, firstBy: t, switchingTo: inner.signal)
+            m.expectSignal(result).toBe(expected)
+            m.expectSubscriptions(source.subscriptions).toBe(sourceSubs)
+            m.expectSubscriptions(inner.subscriptions).toBe(innerSubs)
         }
     }
 
