@@ -74,7 +74,7 @@ final class CountedCanary: Sendable {
     /// from the stage's delivery loop, so the stack does not grow per run (recursion of even a
     /// few bytes per run would overflow the 512 KiB stack). A million runs pass too, but take
     /// minutes in a debug build: each run makes and subscribes a new signal.
-    @Test(.tags(.startsThreads), arguments: variants) func aHundredThousandSynchronousRunsInBoundedStack(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), .stackThreadOnly, arguments: variants) func aHundredThousandSynchronousRunsInBoundedStack(_ v: DeliveryVariant) {
         onThread {
             let sum = Atomic<Int>(0)
             let end = Mutex<SignalEnd?>(nil)

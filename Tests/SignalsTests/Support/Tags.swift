@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Testing
 
 extension Tag {
@@ -9,4 +14,28 @@ extension Tag {
     /// `ThreadTagCoverageTests` (SignalsHarnessTests) fails for a test that starts threads
     /// without it, so a new threaded test cannot miss that run.
     @Tag static var startsThreads: Self
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test whose only thread hosts a small stack (`onThread`, `runOnSmallStack`) while
+    /// the test waits for it: disabled under ThreadSanitizer. Nothing runs beside that thread,
+    /// so TSan has no pair of accesses to check, and instrumented, the graphs of 100,000 stages
+    /// and more these tests build take tens of seconds each (about 550 s together, of a 750 s
+    /// TSan run on the 2-core VM). Their stack bound is checked by the other builds. A test
+    /// that also races threads of its own (`DepthBoundPromiseTests`) does not take this.
+    static var stackThreadOnly: Self {
+        .disabled(if: ThreadSanitizer.isActive, "its thread only hosts a small stack while the test waits: nothing for ThreadSanitizer to check")
+    }
+}
+
+/// Whether this process runs under ThreadSanitizer (its runtime is linked in).
+enum ThreadSanitizer {
+    static let isActive: Bool = {
+        #if canImport(Darwin)
+        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #else
+        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+        #endif
+        return dlsym(everywhere, "__tsan_init") != nil
+    }()
 }
