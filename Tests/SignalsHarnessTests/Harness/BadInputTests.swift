@@ -229,7 +229,7 @@ struct OutputPathTests {
         #expect(lstat("/dev/null", &st) == 0 && st.st_mode & S_IFMT == S_IFCHR)
     }
 
-    @Test func fifoWithoutReaderIsRefusedAndWithReaderIsWritten() throws {
+    @Test(.tags(.startsThreads)) func fifoWithoutReaderIsRefusedAndWithReaderIsWritten() throws {
         let dir = try scratchFolder("out-fifo")
         defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("fifo").path

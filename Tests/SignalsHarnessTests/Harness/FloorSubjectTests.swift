@@ -95,7 +95,7 @@ struct FloorSubjectTests {
         return p
     }
 
-    @Test func runsEveryModelledWorkloadChecked() async {
+    @Test(.tags(.startsThreads)) func runsEveryModelledWorkloadChecked() async {
         let subject = FloorSubject()
         let runner = Runner(parameters: parameters(), subjects: [subject])
         var ran: Set<String> = []
@@ -118,7 +118,7 @@ struct FloorSubjectTests {
 
     /// Paired with the library in the same rounds, every other subject's row gets its ratio to
     /// the floor; the floor's own row has none.
-    @Test func pairedRoundsGiveEveryRowItsRatioToTheFloor() async throws {
+    @Test(.tags(.startsThreads)) func pairedRoundsGiveEveryRowItsRatioToTheFloor() async throws {
         let spec = CaseSpec(workload: .sendMap, stages: 1)
         var p = parameters()
         p.repetitions = 3

@@ -173,7 +173,7 @@ struct ThreadAffinityTests {
 
     /// Pinning confines the thread to that CPU, and setting the old mask undoes it. Runs on a
     /// thread of its own, so the test runner's threads keep their masks whatever happens.
-    @Test func pinAndRestore() throws {
+    @Test(.tags(.startsThreads)) func pinAndRestore() throws {
         #if os(Linux)
         let result = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)

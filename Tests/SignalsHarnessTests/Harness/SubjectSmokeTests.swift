@@ -5,7 +5,7 @@ import Testing
 // Every workload on the real subjects, tiny: the checks must pass on a correct library, and
 // unsupported cases must say why.
 
-@Suite("Subjects pass their own checks", .serialized)
+@Suite("Subjects pass their own checks", .tags(.startsThreads), .serialized)
 struct SubjectSmokeTests {
     /// `tinyParameters()`, but waiting up to 5 s (not 0.2 s) for values still in flight: a
     /// correct subject on `.global` can be held up that long by the Dispatch pool while the

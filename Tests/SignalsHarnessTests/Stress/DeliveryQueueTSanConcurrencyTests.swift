@@ -3,15 +3,15 @@ import SignalsStress
 import Testing
 
 /// The delivery-queue scenarios again, longer and with more threads than
-/// `StressConcurrencyTests`, for ThreadSanitizer: CI runs every suite whose
-/// name contains "Concurrency" under `--sanitize=thread`. x86 orders stores and loads whatever
-/// the code asks for, so a release/acquire pair of the delivery path weakened to relaxed (a
+/// `StressConcurrencyTests`, for ThreadSanitizer: CI runs every test tagged `.startsThreads`
+/// under `--sanitize=thread` (scripts/tsan-tests). x86 orders stores and loads whatever the
+/// code asks for, so a release/acquire pair of the delivery path weakened to relaxed (a
 /// slot's ready flag, the claim word's hand-over) passes every test here; ThreadSanitizer
 /// models the orderings as written and reports the missing happens-before edge as a data race
 /// on the element or on holder-only state. These runs put enough values through the shared
 /// queue (several threads, blocks crossed, re-entrant sends, handoffs, ends racing sends) for
 /// every publication path to be taken.
-@Suite(.serialized)
+@Suite(.tags(.startsThreads), .serialized)
 struct DeliveryQueueTSanConcurrencyTests {
     static let seed: UInt64 = 0x5EED_0019
 

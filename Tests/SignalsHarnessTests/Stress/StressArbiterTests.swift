@@ -8,8 +8,11 @@ import Testing
 // subject here, through the same runner and arbiter as `bench stress`, and must report
 // FORBIDDEN under the invariant's name.
 //
-// This suite's name must not contain "Concurrency": the broken subjects race on purpose, and
-// CI runs the concurrency suites under ThreadSanitizer.
+// The suite starts threads (the runner's actors), so it carries `.startsThreads` and CI runs it
+// under ThreadSanitizer too. The broken queues keep their state in a `Mutex`, whose critical
+// sections TSan does not see as ordered on Linux (suppressed, tsan-suppressions.txt); the one
+// queue that skips the claim lets two senders into the handler at once on purpose, a real
+// race that TSan reports, so that test is disabled under TSan.
 
 // MARK: - Broken delivery queues
 
@@ -255,7 +258,7 @@ struct StuckScenario: StressScenario {
 
 // MARK: - Tests
 
-@Suite(.serialized)
+@Suite(.tags(.startsThreads), .serialized)
 struct StressArbiterTests {
     func run(_ scenario: any StressScenario, variant: DeliveryVariant = .lockFree, iterations: Int = 300,
              watchdog: Double = 20) -> StressRunResult {
@@ -272,7 +275,8 @@ struct StressArbiterTests {
         #expect(r.failures.first?.replay.contains("--seed 2989") == true, sourceLocation: sourceLocation)
     }
 
-    @Test func queueThatSkipsTheClaimIsCaughtAsConcurrentEntry() {
+    @Test(.disabled(if: ThreadSanitizer.isActive, "the queue lets two senders into the handler at once on purpose: TSan reports the race it plants"))
+    func queueThatSkipsTheClaimIsCaughtAsConcurrentEntry() {
         expectForbidden(run(DeliveryQueueScenario(name: "skips-claim", queue: SkipsClaimQueue.self)), StressCheck.concurrentEntry)
     }
 

@@ -7,8 +7,8 @@ import Testing
 /// total time budget shared by what each scenario has caught (docs/stress.md, "The bounded
 /// scenarios in `swift test`"). `SIGNALS_STRESS_SECONDS` sets the budget (default
 /// `StressBudget.defaultSeconds`); `.ci/run` raises it. CI runs this suite in the debug and the
-/// release tests, and again under ThreadSanitizer (`--filter Concurrency`).
-@Suite(.serialized)
+/// release tests, and again under ThreadSanitizer (scripts/tsan-tests: it carries `.startsThreads`).
+@Suite(.tags(.startsThreads), .serialized)
 struct StressConcurrencyTests {
     static let seed: UInt64 = 0x5EED_0004
     static let budget = StressBudget(

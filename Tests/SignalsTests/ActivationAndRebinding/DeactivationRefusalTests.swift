@@ -8,7 +8,7 @@ import Testing
 /// delivers what others queued there meanwhile: `bench stress --scenario deep-take-refusal`,
 /// whose direct sender makes that happen), and a send from there into another source of the
 /// same node must be refused, not accepted and then dropped by the ended chain below.
-@Suite struct DeactivationRefusalTests {
+@Suite(.tags(.startsThreads)) struct DeactivationRefusalTests {
     /// `a.onDeactivate { … }.merge(with: b).take(1)`: the value sent into `b` ends the take;
     /// the merge then stops `a` (running its `onDeactivate`) and `b`. A send into `b` from that
     /// closure comes after the end and must be refused, whether `b` is stopped before or after

@@ -39,7 +39,7 @@ private final class RebindObservations: @unchecked Sendable {
     let ended = DispatchSemaphore(value: 0)
 }
 
-@Suite("Ordering under concurrent rebind (Concurrency)")
+@Suite("Ordering under concurrent rebind (Concurrency)", .tags(.startsThreads))
 struct RebindOrderingConcurrencyTests {
     static let sequenceLength = 10
     static let iterations = 50

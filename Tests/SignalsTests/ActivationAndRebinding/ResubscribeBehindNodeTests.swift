@@ -11,7 +11,7 @@ import Signals
 import Synchronization
 import Testing
 
-@Suite("Re-subscription behind a node")
+@Suite("Re-subscription behind a node", .tags(.startsThreads))
 struct ResubscribeBehindNodeTests {
     /// Graphs with a node between the cold source and the subscriber, each built from cold sources.
     static let graphs: [(name: String, make: @Sendable (DeliveryVariant) -> Signal<Int>)] = [

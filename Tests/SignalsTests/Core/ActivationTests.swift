@@ -152,7 +152,7 @@ import Testing
     /// The key-value store of the document on reactive programming, built as
     /// `create { $0.map(initialState:…).continuous(initialValue: [:]) }`: written from 4
     /// threads with no subscriber, a late subscriber sees all 1,000 keys.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func keyValueStoreWrittenWithoutSubscriberKeepsEveryKey(_ variant: DeliveryVariant) {
         typealias Dict = [Int: Int]
         let (input, values) = Signal<(Int, Int?)>.create(delivery: variant) {
@@ -375,7 +375,7 @@ import Testing
     // MARK: 5. .main and .mainAsync
 
     /// `.main` runs at once on the main thread; `.mainAsync` always later.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func mainRunsSynchronouslyOnMainThreadAndMainAsyncDoesNot(_ variant: DeliveryVariant) async {
         let (syncSeen, asyncSeenAtOnce) = await MainActor.run { () -> ([Int], Bool) in
             let c = Collector<Int>()
@@ -395,7 +395,7 @@ import Testing
     // MARK: 6. Every result on its context
 
     /// The `.duplicate` error of a second subscribe with `context: .queue(q)` arrives on q.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func duplicateErrorArrivesOnSubscribersQueue(_ variant: DeliveryVariant) {
         let (q, mark) = QueueMark.serialQueue("activation.duplicate", id: 901)
         let (input, signal) = Signal<Int>.create(delivery: variant)

@@ -7,7 +7,7 @@ import Signals
 /// exist (Linux), so the word's address must be the one the atomic operations use, and a thread
 /// that parks must be woken; the condition-variable table of the other platforms is checked
 /// the same way (on Linux too, by choosing it).
-@Suite struct BargingLockConcurrencyTests {
+@Suite(.tags(.startsThreads)) struct BargingLockConcurrencyTests {
     final class Shared: @unchecked Sendable {
         // Unchecked: `counter` is touched only under `lock`.
         let lock: BargingLock

@@ -22,9 +22,9 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
     zip(xs, xs.dropFirst()).allSatisfy { $1 == $0 + 1 }
 }
 
-/// Many threads, one graph (run under ThreadSanitizer in CI with `--filter Concurrency`).
+/// Many threads, one graph (run under ThreadSanitizer in CI, as every test tagged `.startsThreads`).
 /// Each test is bounded: fixed counts, no open-ended loops.
-@Suite(.serialized) struct ConcurrencyTests {
+@Suite(.tags(.startsThreads), .serialized) struct ConcurrencyTests {
     /// 2, 4 or 8 threads send into one input with per-sender sequence numbers: every send is
     /// accepted, every value arrives exactly once, each sender's order is kept, and the handler
     /// is never entered concurrently (atomic flag).

@@ -26,7 +26,7 @@ enum ContextKind: String, CaseIterable, Sendable {
 /// nothing until told.
 @Suite struct ContextTests {
     /// A handler on a context runs there (asynchronously), gets every result once, in order.
-    @Test(arguments: DeliveryVariant.allCases, ContextKind.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases, ContextKind.allCases)
     func handlerRunsOnContextInOrder(_ variant: DeliveryVariant, _ kind: ContextKind) {
         let (context, isOnContext) = kind.make()
         let wrong = Shared(0)
@@ -91,7 +91,7 @@ enum ContextKind: String, CaseIterable, Sendable {
 extension ContextTests {
     /// Cancelling an output on a `.queue` context deactivates at once (sends are `.inactive`
     /// as soon as `cancel()` returns) and, after the queue drains, nothing more is delivered.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func cancelOnContextDeactivatesAtOnce(_ variant: DeliveryVariant) {
         let (queue, _) = QueueMark.serialQueue("ctx.cancel", id: 34)
         let (input, signal) = Signal<Int>.create(delivery: variant)
@@ -106,7 +106,7 @@ extension ContextTests {
 
     /// A subscriber on a context to a stream that ended before it subscribed gets the end
     /// there.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func endBeforeSubscribeOnContext(_ variant: DeliveryVariant) {
         let (queue, mark) = QueueMark.serialQueue("ctx.end", id: 35)
         let (input, signal) = Signal<Int>.create(delivery: variant)
@@ -124,7 +124,7 @@ extension ContextTests {
 extension ContextTests {
     /// `Exec.invoke` and `Exec.schedule(after:_:)` on a queue run the work there
     /// (asynchronously); `now()` never goes backwards.
-    @Test func dispatchInvokeAndSchedule() {
+    @Test(.tags(.startsThreads)) func dispatchInvokeAndSchedule() {
         let (queue, mark) = QueueMark.serialQueue("ctx.schedule", id: 36)
         let exec = Exec.queue(queue)
         let ran = Collector<Bool>()
@@ -141,7 +141,7 @@ extension ContextTests {
 }
 
 /// Contexts under concurrent senders (run under ThreadSanitizer in CI).
-@Suite(.serialized) struct ContextConcurrencyTests {
+@Suite(.tags(.startsThreads), .serialized) struct ContextConcurrencyTests {
     /// Two threads send into one input whose handler is on `.global`, `.queue(q)` or
     /// `.concurrent(q)`: the handler is never entered concurrently (atomic flag), every value
     /// arrives exactly once, and each sender's order is kept.

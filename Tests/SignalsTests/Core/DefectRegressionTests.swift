@@ -61,7 +61,7 @@ struct DefectRegressionTests {
     /// A handler on A cancels branches of B while a handler on B cancels branches of A, and
     /// two threads send into A and B at once. Before the fix each `cancel` waited for the
     /// other node's holder, whose thread was waiting for this one: neither send returned.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func crossCancellingHandlersDoNotDeadlock(variant: DeliveryVariant) {
         let count = 500
         let (inA, a) = Signal<Int>.create(delivery: variant) { $0.multicast() }
@@ -113,7 +113,7 @@ struct DefectRegressionTests {
     /// A stage on a `.queue` context with a backlog: after `cancel()` returns, the stage's
     /// closure runs no more (the call already running may finish). Before the fix it ran on
     /// through the backlog, thousands of times.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func queueStageStopsWhenCancelled(variant: DeliveryVariant) {
         let backlog = 20_000
         let q = DispatchQueue(label: "DefectRegressionTests.queueStage")
@@ -185,7 +185,7 @@ struct DefectRegressionTests {
     /// A loop closed through `deferred`'s inner subscription: the bind itself sees no edge
     /// yet, so the inner subscription is refused when it is made, with `.loop`, as a value.
     /// Before the fix one send then cycled for ever (the watchdog fails the test).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func loopThroughDeferredIsRefused(variant: DeliveryVariant) {
         let (inA, a) = Signal<Int>.create(delivery: variant)
         let laps = Atomic<Int>(0)
@@ -208,7 +208,7 @@ struct DefectRegressionTests {
 
     /// The same loop closed later: `flatMap` picks its inner signal per value, so the bind is
     /// accepted and the loop appears only when the first value arrives.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func loopClosedByALaterFlatMapInnerIsRefused(variant: DeliveryVariant) {
         let (inA, a) = Signal<Int>.create(delivery: variant)
         let multiA = a.multicast()

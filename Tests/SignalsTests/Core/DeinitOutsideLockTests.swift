@@ -34,7 +34,7 @@ private final class SignalUsingOwner: @unchecked Sendable {
     }
 }
 
-@Suite("No deinit under a lock")
+@Suite("No deinit under a lock", .tags(.startsThreads))
 struct DeinitOutsideLockTests {
     /// The defect's reproduction: the handler's capture is freed when the next subscriber takes
     /// the output, and its deinit uses the same signal.

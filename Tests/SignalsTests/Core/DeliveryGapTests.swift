@@ -7,7 +7,7 @@ import Testing
 /// Two races of the delivery queues whose windows are a few instructions wide, so that luck
 /// (`bench stress`) finds them only now and then: `DeliveryGapHook` (debug builds only) runs
 /// another thread's send exactly in each window. Serialized: the hook is global.
-@Suite(.serialized) struct DeliveryGapTests {
+@Suite(.tags(.startsThreads), .serialized) struct DeliveryGapTests {
     /// More than one drain's budget (`drainBudgetBeforeHandoff`, 1,024), so the holder offers
     /// its claim while values are still queued.
     static let queued = 1_100

@@ -58,7 +58,7 @@ private func spin(_ n: Int) {
 /// could be queued behind the end (dropped by the subscriber although accepted, and seen by
 /// fused stages after their end). Each test races senders with `complete()` many times; a
 /// single lost or late value fails it.
-@Suite(.serialized) struct EndRaceConcurrencyTests {
+@Suite(.tags(.startsThreads), .serialized) struct EndRaceConcurrencyTests {
     /// Four senders race `complete()`: every value whose `send` returned nil arrives, before
     /// the end, and no send is accepted after one of the same sender was refused.
     @Test(arguments: DeliveryVariant.allCases)

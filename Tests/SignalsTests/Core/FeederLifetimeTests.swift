@@ -74,7 +74,7 @@ import Testing
 
     /// The same releases while another thread keeps sending into the source: deactivation
     /// (which reads the unowned node) races deliveries into it.
-    @Test(arguments: variants) func mergedInputReleasedWhileASourceSends(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func mergedInputReleasedWhileASourceSends(_ v: DeliveryVariant) {
         for round in 0..<40 {
             let removeOnDeactivate = round % 2 == 0
             let outputFirst = round % 4 < 2

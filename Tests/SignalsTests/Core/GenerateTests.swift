@@ -95,7 +95,7 @@ import Testing
     }
 
     /// With a `.queue` context the closure runs there (activation and deactivation alike).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func closureRunsOnContext(_ variant: DeliveryVariant) {
         let (queue, mark) = QueueMark.serialQueue("generate.queue", id: 21)
         let calls = Shared<[String]>([])

@@ -9,7 +9,7 @@ import Testing
 @Suite struct GraphChangeRaceTests {
     /// `bind` racing `disconnect` must not leave a topology edge behind: afterwards, binding
     /// the other way round is no loop (it used to be `.loop` for ever).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func bindRacingDisconnectLeavesNoStaleEdge(_ variant: DeliveryVariant) {
         let (inA, sigA) = Signal<Int>.create(delivery: variant)
         let (inB, sigB) = Signal<Int>.create(delivery: variant)
@@ -56,7 +56,7 @@ import Testing
     /// input released sends `.cancelled`, which ends the stream, and the multi keeps that end,
     /// so a closure that dropped its input got no activation after the first that outlived
     /// its callback (this test, written that way, hung under the whole release suite).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func generateCallbacksOnGlobalNeverOverlapAndAlternate(_ variant: DeliveryVariant) {
         let inside = Atomic<Bool>(false)
         let overlaps = Counter()

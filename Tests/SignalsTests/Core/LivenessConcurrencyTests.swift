@@ -68,7 +68,7 @@ private final class Flood: Sendable {
 /// as they keep sending: after a long drain it hands the node to a sender (see
 /// `DeliveryQueue.offerHandoff`). Each test fails by timing out (the probe never finishes
 /// while the flooder runs), not by a speed figure.
-@Suite(.serialized) struct LivenessConcurrencyTests {
+@Suite(.tags(.startsThreads), .serialized) struct LivenessConcurrencyTests {
     /// One thread floods an input (the stage is slower than its sends) until a probe thread
     /// has made 500 sends of its own; every probe send must return while the flood goes on.
     /// Before the handoff, a probe send that found the node idle drained the flood until it

@@ -102,7 +102,7 @@ private struct Wide: Equatable {
     /// A holder told to skip its next catch-up watch (after a graph change) leaves through the
     /// usual exit: whatever producers publish meanwhile is still delivered, once and in each
     /// producer's order, by this holder or by the producer that finds the queue idle.
-    @Test func skippingTheCatchUpWatchLosesNothing() {
+    @Test(.tags(.startsThreads)) func skippingTheCatchUpWatchLosesNothing() {
         let q = LockFreeDeliveryQueue<Int>()
         let delivered = Mutex<[Int]>([])
         let perProducer = 20_000

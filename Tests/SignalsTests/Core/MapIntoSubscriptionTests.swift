@@ -67,7 +67,7 @@ import Testing
     /// A map in front of a value subscription whose handler is slow enough that `cancel()`
     /// from another thread parks while a delivery runs: once `cancel()` has returned, the
     /// handler is never entered again.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func noDeliveryAfterCancelReturnsFromAnotherThread(_ variant: DeliveryVariant) {
         for round in 0..<20 {
             let (input, signal) = Signal<Int>.create(delivery: variant)

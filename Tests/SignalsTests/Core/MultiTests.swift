@@ -182,7 +182,7 @@ import Testing
 
     /// A branch on a `.queue` context gets the cached values before any live value sent after
     /// it subscribed, each exactly once, in order.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func cachedBeforeLiveOnContext(_ variant: DeliveryVariant) {
         let (queue, _) = QueueMark.serialQueue("multi.ctx", id: 51)
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.playback() }

@@ -133,7 +133,7 @@ func connectWithTimeout(_ response: Signal<String>, timer: Signal<Void>) -> Sign
 
     /// Scenario 2 under load: four threads write distinct keys at once; every write lands, an
     /// observer sees one snapshot per write, each with exactly one more key, never concurrently.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func keyValueStoreIsThreadSafe(_ variant: DeliveryVariant) {
         let store = KeyValueStore(delivery: variant)
         let (observer, out) = store.state.collect()

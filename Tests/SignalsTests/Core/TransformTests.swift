@@ -149,7 +149,7 @@ import Testing
 
     /// A processor on a `.queue` context runs there, in order, never concurrently with itself,
     /// and its results reach a `.direct` subscriber downstream.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func transformOnQueueContext(_ variant: DeliveryVariant) {
         let (queue, mark) = QueueMark.serialQueue("transform.queue", id: 11)
         let offQueue = Shared(0)
@@ -168,7 +168,7 @@ import Testing
     }
 
     /// map/filter/compactMap on a context run there too (each through its own node).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func mapFilterCompactMapOnContexts(_ variant: DeliveryVariant) {
         let (q1, m1) = QueueMark.serialQueue("map.queue", id: 12)
         let (q2, m2) = QueueMark.serialQueue("filter.queue", id: 13)
@@ -199,7 +199,7 @@ import Testing
     }
 
     /// `hop(to:)` moves delivery onto a context; `.direct` returns the same signal.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func hop(_ variant: DeliveryVariant) {
         let (queue, mark) = QueueMark.serialQueue("hop.queue", id: 15)
         let (input, signal) = Signal<Int>.create(delivery: variant)

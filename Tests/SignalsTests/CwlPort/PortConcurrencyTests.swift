@@ -4,8 +4,8 @@ import Synchronization
 import Testing
 
 /// Stress tests for the concurrency claims of the CwlSignal additions (bounded counts; run
-/// under ThreadSanitizer with `--filter Concurrency`).
-@Suite struct PortConcurrencyTests {
+/// under ThreadSanitizer, as every test tagged `.startsThreads`).
+@Suite(.tags(.startsThreads)) struct PortConcurrencyTests {
     /// A `subscribeValuesWhile` handler that says stop at its third value never gets a
     /// fourth, while another thread keeps sending; and each subscription, which nothing holds,
     /// stays alive until then.

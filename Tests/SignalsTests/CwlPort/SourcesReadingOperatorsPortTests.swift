@@ -122,7 +122,7 @@ import Testing
     }
 
     /// Values sent from another thread while the sequence blocks arrive in order, all of them.
-    @Test(arguments: variants) func toSequenceAcrossThreads(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func toSequenceAcrossThreads(_ v: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: v)
         let sequence = signal.toSequence()
         DispatchQueue.global().async {
@@ -149,7 +149,7 @@ import Testing
     // MARK: sync queue context
 
     /// The handler has run, on the queue, by the time `send` returns.
-    @Test(arguments: variants) func syncQueueContext(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func syncQueueContext(_ v: DeliveryVariant) {
         let context = SyncQueueContext()
         let (input, signal) = Signal<Int>.create(delivery: v)
         let seen = Collected<String>()

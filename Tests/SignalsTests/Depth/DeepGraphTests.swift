@@ -19,7 +19,7 @@ func onThread(stackSize: Int = 512 * 1024, _ body: @escaping @Sendable () -> Voi
 /// Graphs far deeper and wider than any built elsewhere in the tests: every part of their life
 /// (building, subscribing, sending through, releasing) runs in bounded stack, so each test runs
 /// on a thread with a 512 KiB stack (a secondary thread's default on Apple platforms).
-@Suite struct DeepGraphTests {
+@Suite(.tags(.startsThreads), .stackThreadOnly) struct DeepGraphTests {
     /// A million fused stages, built and released without being subscribed: freeing each
     /// derived signal drops its hold on the one upstream, which frees that one, and so on.
     @Test(arguments: DeliveryVariant.allCases)
@@ -63,7 +63,7 @@ func onThread(stackSize: Int = 512 * 1024, _ body: @escaping @Sendable () -> Voi
     /// source), completed and released, on a 512 KiB stack. Folded pairwise, the merge was a
     /// chain of 100,000 nodes: subscribing it recursed once per node (crashing at 8,000 on an
     /// 8 MiB stack) and a value of the first source crossed every one of them.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), .stackThreadOnly, arguments: DeliveryVariant.allCases)
     func mergeOfAHundredThousandSourcesOnASmallStack(_ variant: DeliveryVariant) {
         onThread {
             let count = 100_000

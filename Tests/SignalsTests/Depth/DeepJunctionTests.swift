@@ -6,7 +6,7 @@ import Testing
 /// Graphs joined by junctions and merged inputs, far deeper and wider than elsewhere in the
 /// tests, on a 512 KiB stack: binding checks for a loop, activation crosses every bound input,
 /// and a disconnect or release must not recurse once per junction either.
-@Suite struct DeepJunctionTests {
+@Suite(.tags(.startsThreads), .stackThreadOnly) struct DeepJunctionTests {
     static let depth = 100_000
 
     /// 100,000 signals, each bound by a junction to the next one's input: built (each bind

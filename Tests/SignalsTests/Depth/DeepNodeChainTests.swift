@@ -7,7 +7,7 @@ import Testing
 /// subscribing activates every node upstream (each feeder attaches to the node above it),
 /// a value crosses every node, cancelling deactivates every node, and releasing frees them.
 /// Each of these once recursed once per node.
-@Suite struct DeepNodeChainTests {
+@Suite(.tags(.startsThreads), .stackThreadOnly) struct DeepNodeChainTests {
     static let depth = 100_000
 
     /// What a subscriber of a deep chain saw.

@@ -10,7 +10,7 @@ import Testing
 /// on a 512 KiB stack. Each stage connects inner signals from its processor (a trigger, an
 /// attempt, a timer, a window), so activation, hand-over and release must stay within the
 /// library's depth bounds and linear in the count.
-@Suite struct DeepOperatorStageTests {
+@Suite(.tags(.startsThreads), .stackThreadOnly) struct DeepOperatorStageTests {
     /// The stages, keys or windows of each test: 100,000 in an optimized build (`swift test -c
     /// release`, `.ci/run`'s release-tests step), 20,000 in a debug build, where a stage of
     /// these operators costs about ten times as much (at 100,000 this suite alone took 96 s

@@ -7,7 +7,7 @@ import Testing
 /// most 8 deep on a thread, a fused run is at most 64 stages), each beside a shallow control:
 /// every case must give the shallow graph's result at every depth. Each scripted case makes
 /// the interleaving that broke a promise happen every time, with semaphores, not sleeps.
-@Suite struct DepthBoundPromiseTests {
+@Suite(.tags(.startsThreads)) struct DepthBoundPromiseTests {
     /// Nodes below the merge: a shallow control, past the bound (the 7th node below the merge
     /// is the first hand-over past it), far past it.
     static let depths = [3, 9, 13, 100, 100_000]

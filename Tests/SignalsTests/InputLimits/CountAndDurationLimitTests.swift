@@ -194,7 +194,7 @@ import Testing
 
     /// A huge duration is "never": nothing is scheduled, nothing overflows, on a dispatch
     /// context and in virtual time.
-    @Test(arguments: DeliveryVariant.allCases, [Duration.seconds(Int64.max), Exec.neverDelay])
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases, [Duration.seconds(Int64.max), Exec.neverDelay])
     func hugeDurationsNeverFire(_ variant: DeliveryVariant, _ huge: Duration) {
         let vt = VirtualTimeContext()
         for (index, context) in [Exec.global, .custom(vt)].enumerated() {
@@ -229,7 +229,7 @@ import Testing
         withExtendedLifetime((l, v)) {}
     }
 
-    @Test(arguments: [Duration.zero, .seconds(-1), .seconds(Int64.min)])
+    @Test(.tags(.startsThreads), arguments: [Duration.zero, .seconds(-1), .seconds(Int64.min)])
     func durationsAtOrBelowZeroCountAsZero(_ d: Duration) {
         let done = DispatchSemaphore(value: 0)
         let l = Exec.global.schedule(after: d) { done.signal() }
@@ -247,7 +247,7 @@ import Testing
         withExtendedLifetime((l, v, o)) {}
     }
 
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func toSequenceTimeoutsAtTheirLimits(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let huge = signal.toSequence(timeout: .seconds(Int64.max))

@@ -5,7 +5,7 @@ import Testing
 
 /// Races on a junction's `rebind()` and on a reconnector: a race inside the library never
 /// reaches the downstream as an end.
-@Suite struct JunctionConcurrencyTests {
+@Suite(.tags(.startsThreads)) struct JunctionConcurrencyTests {
     static let variants = DeliveryVariant.allCases
 
     /// Two threads calling `rebind()` at once on a bound junction: the downstream stays open

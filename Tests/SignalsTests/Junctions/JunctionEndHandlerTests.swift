@@ -48,7 +48,7 @@ final class KeptInputSource: Sendable {
 
     /// An asynchronous source ends after the first `bind` returned: the old binding's end
     /// must not tear down the binding its handler made.
-    @Test(arguments: variants) func bindAgainFromEndHandlerOfAsynchronousSource(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func bindAgainFromEndHandlerOfAsynchronousSource(_ v: DeliveryVariant) {
         for _ in 0..<20 {
             let source = Signal<Int>.generate(context: .global, delivery: v) { input in
                 input?.send(value: 1)
@@ -91,7 +91,7 @@ final class KeptInputSource: Sendable {
 
     /// `retry(count:delayInterval:)` makes `count + 1` attempts of a source that fails at
     /// once, then passes the error on.
-    @Test(arguments: variants) func retryRunsEveryAttempt(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func retryRunsEveryAttempt(_ v: DeliveryVariant) {
         for _ in 0..<20 {
             let attempts = Shared(0)
             let source = Signal<Int>.generate(delivery: v) { input in

@@ -55,7 +55,7 @@ final class ImmediateContext: ExecutionContext, @unchecked Sendable {
     }
 
     /// `Int.max`: retries until the source completes (here after 50 failures).
-    @Test(arguments: variants) func intMaxRetriesUntilSuccess(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func intMaxRetriesUntilSuccess(_ v: DeliveryVariant) {
         let attempts = Shared(0)
         let (c, out) = Self.failing(v, attempts: attempts, failures: 50)
             .retry(count: .max, delayInterval: .zero, context: .global).collect()
@@ -87,7 +87,7 @@ final class ImmediateContext: ExecutionContext, @unchecked Sendable {
 
     /// Nothing of the source, the handler or the state is kept after the result ends, or after
     /// it is cancelled while a retry waits.
-    @Test(arguments: variants) func nothingKeptAfterEndOrCancel(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func nothingKeptAfterEndOrCancel(_ v: DeliveryVariant) {
         let deinits = DeinitCounter()
         do {
             let token = deinits.token()

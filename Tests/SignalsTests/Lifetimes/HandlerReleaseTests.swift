@@ -185,7 +185,7 @@ import Testing
         withExtendedLifetime(o) {}
     }
 
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func endlessSourceOnAContextStops(_ variant: DeliveryVariant) {
         let c = Collector<Int>()
         let o = Signal<Int>.repeatCollection([1, 2, 3], count: Int.max, context: .global, delivery: variant)

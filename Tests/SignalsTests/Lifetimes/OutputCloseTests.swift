@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized) struct OutputCloseTests {
     /// A second `cancel()`, on another thread, while the first one's detach is still running (an
     /// `onDeactivate` blocked inside it) returns only once that detach has finished.
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func secondCancelWaitsForTheFirstCancelsDetach(_ variant: DeliveryVariant) {
         let inDetach = DispatchSemaphore(value: 0)
         let letDetachFinish = DispatchSemaphore(value: 0)
@@ -79,7 +79,7 @@ import Testing
     /// The end's detach ran on another thread and has finished: `cancel()` and the release
     /// return, the handler is freed, and the signal is free for a new subscriber (which gets
     /// the end, not `.duplicate`).
-    @Test(arguments: DeliveryVariant.allCases)
+    @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func cancelAfterAnEndDetachedOnAnotherThread(_ variant: DeliveryVariant) {
         let counter = DeinitCounter()
         let (input, signal) = Signal<Int>.create(delivery: variant)

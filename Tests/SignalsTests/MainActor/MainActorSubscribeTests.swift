@@ -58,7 +58,7 @@ func waitOnMain(_ done: @MainActor () -> Bool) async {
     }
 }
 
-@Suite("Main-actor subscribing")
+@Suite("Main-actor subscribing", .tags(.startsThreads))
 @MainActor
 struct MainActorSubscribeTests {
     /// A fresh model watching a fresh graph's values (`watch`) or results (`watchResults`).

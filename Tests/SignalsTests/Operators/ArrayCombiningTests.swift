@@ -135,7 +135,7 @@ import Testing
 
     /// One node with a feeder per input: 100,000 inputs build, activate, deliver and tear
     /// down on a 512 KiB stack (a pairwise fold would nest 100,000 stages).
-    @Test(arguments: variants) func aHundredThousandInputsOnASmallStack(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), .stackThreadOnly, arguments: variants) func aHundredThousandInputsOnASmallStack(_ v: DeliveryVariant) {
         let n = 100_000
         let result = runOnSmallStack {
             let (i, s) = inputs(v, n)

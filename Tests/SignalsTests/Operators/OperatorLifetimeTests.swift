@@ -57,7 +57,7 @@ final class Flagged: Sendable {
         }
     }
 
-    @Test(arguments: variants) func stageOperatorsStaySerializedUnderConcurrentSenders(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func stageOperatorsStaySerializedUnderConcurrentSenders(_ v: DeliveryVariant) {
         // Two threads send into one input while each value spawns an inner signal that sends
         // from a third thread; the flatMap processor must see every result exactly once.
         let (input, signal) = Signal<Int>.create(delivery: v)
@@ -94,7 +94,7 @@ final class Flagged: Sendable {
         withExtendedLifetime(output) {}
     }
 
-    @Test(arguments: variants) func flatMapLatestCancelsInnersThatSendFromOtherThreads(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func flatMapLatestCancelsInnersThatSendFromOtherThreads(_ v: DeliveryVariant) {
         // Each inner signal keeps sending from its own queue while the outer signal replaces it
         // from this thread: cancelling an inner signal in the middle of its deliveries must
         // neither deadlock nor let an old inner's values through after the last switch.

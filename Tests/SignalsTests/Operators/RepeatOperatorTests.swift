@@ -74,7 +74,7 @@ final class CountedCanary: Sendable {
     /// from the stage's delivery loop, so the stack does not grow per run (recursion of even a
     /// few bytes per run would overflow the 512 KiB stack). A million runs pass too, but take
     /// minutes in a debug build: each run makes and subscribes a new signal.
-    @Test(arguments: variants) func aHundredThousandSynchronousRunsInBoundedStack(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), .stackThreadOnly, arguments: variants) func aHundredThousandSynchronousRunsInBoundedStack(_ v: DeliveryVariant) {
         onThread {
             let sum = Atomic<Int>(0)
             let end = Mutex<SignalEnd?>(nil)
@@ -92,7 +92,7 @@ final class CountedCanary: Sendable {
 
     /// An endless repeat of a synchronous source behind `take(3)`: once `take` has ended, no
     /// further run starts (the factory would otherwise be called for ever).
-    @Test(arguments: variants) func anEndlessRepeatStopsWhenItsDownstreamEnds(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func anEndlessRepeatStopsWhenItsDownstreamEnds(_ v: DeliveryVariant) {
         onThread {
             let calls = Atomic<Int>(0)
             let rec = Recorder(Signal.repeat(count: .max) { () -> Signal<Int> in

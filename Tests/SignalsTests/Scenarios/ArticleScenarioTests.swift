@@ -271,7 +271,7 @@ final class ArticlePollingLoader: Sendable {
 @Suite struct ArticleScenarioTests {
     static let variants = DeliveryVariant.allCases
 
-    @Test(arguments: variants) func buttonFollowsLoginAndSelection(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func buttonFollowsLoginAndSelection(_ v: DeliveryVariant) {
         let main = VirtualTimeContext()  // plays the main thread
         let model = ArticleSelectionViewModel(delivery: v)
         let button = ArticleButton()
@@ -302,7 +302,7 @@ final class ArticlePollingLoader: Sendable {
         withExtendedLifetime(binding) {}
     }
 
-    @Test(arguments: variants) func keyValueStoreSerializesConcurrentWriters(_ v: DeliveryVariant) {
+    @Test(.tags(.startsThreads), arguments: variants) func keyValueStoreSerializesConcurrentWriters(_ v: DeliveryVariant) {
         let store = ArticleKeyValueStore(delivery: v)
         let sizes = Collected<Int>()
         let observer = store.contents.subscribeValues { sizes.append($0.count) }
