@@ -7,7 +7,7 @@ import Testing
 /// its replayable names, and the shrunk cases that found defects, pasted as printed and run
 /// again on both variants (under the controlled scheduler in debug builds, on free threads in
 /// every build), at depth 0 and past the depth bounds.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.startsThreads))
 struct GeneratedCaseTests {
     @Test func aSeedIsACase() {
         for seed in UInt64(0)..<300 {
