@@ -56,8 +56,9 @@ package enum GeneratedCaseGenerator {
             }
         }
         var spec = GeneratedCase(source: source, steps: steps, threads: [])
-        // A handler that sends into the secondary input needs one.
-        if !spec.has(.secondary) {
+        // A handler that sends into the secondary input needs one; behind a combineLatest it
+        // would feed itself without end (each secondary value makes another combined value).
+        if !spec.has(.secondary) || spec.steps.contains(.combineLatest) {
             spec.steps = spec.steps.map {
                 switch $0 {
                 case .onValue(.sendSecondary): return .onValue(.none)

@@ -65,7 +65,7 @@ package enum GeneratedShrinker {
     /// `c` without the operations and handler actions that need an input it no longer has.
     package static func normalized(_ c: GeneratedCase) -> GeneratedCase {
         var d = c
-        if !d.has(.secondary) {
+        if !d.has(.secondary) || d.steps.contains(.combineLatest) {
             d.steps = d.steps.map {
                 switch $0 {
                 case .onValue(.sendSecondary): return .onValue(.none)
