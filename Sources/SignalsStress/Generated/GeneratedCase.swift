@@ -209,11 +209,10 @@ extension GeneratedCase {
 
     /// Whether an immediate `takeUntil` sits on the primary's path: then the source must never
     /// start (no `generate` activation with a live input, no run of the `deferred` factory).
+    /// (Not for a `.junction` source: the junction's `bind(to:)` starts its source, whatever
+    /// the signal of the input it is bound to does.)
     package var sourceMustNotStart: Bool {
-        guard let i = steps.firstIndex(of: .takeUntil(immediate: true)) else { return false }
-        // A merge before it would still connect the primary to the takeUntil's receiver: the
-        // promise is about everything before the takeUntil, which the primary always is.
-        return i >= 0
+        source != .junction && steps.contains(.takeUntil(immediate: true))
     }
 
     /// The threads that run operations, and whether a hop needs the explore worker.
