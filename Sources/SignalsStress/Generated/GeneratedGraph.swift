@@ -506,7 +506,10 @@ package final class GeneratedRun: @unchecked Sendable {
         let totalDisturbances = disturbStarted.load(ordering: .sequentiallyConsistent)
         var problems: [String] = []
         let accepted = Set(records.filter(\.accepted).map(\.value))
-        let caches = spec.steps.contains { $0 == .continuous || $0 == .playback }
+        // Where one subscription may see a cold source's values twice or out of order: a cache
+        // replays the last activation's, and an asynchronous hop delivers what an earlier
+        // activation queued in it to the next subscription (known open, docs/guarantees.md).
+        let caches = spec.steps.contains { $0 == .continuous || $0 == .playback } || spec.hasHop
 
         if spec.sourceMustNotStart {
             let starts = inputs.sourceStarts.load(ordering: .relaxed)
