@@ -579,7 +579,9 @@ package final class GeneratedRun: @unchecked Sendable {
                   !subs[finalIndex].ended.load(ordering: .relaxed),
                   !r.disturbanceRunning, r.disturbancesBefore == totalDisturbances else { continue }
             let end = endOf[finalIndex]
-            if r.accepted && r.endSeenBefore && !(spec.source == .junction && r.input == .primary)
+            // A junction's source, and a merged input's added sources, stay active after the
+            // signal they feed ended (known open, docs/guarantees.md): not judged here.
+            if r.accepted && r.endSeenBefore && !(spec.source == .junction && r.input == .primary) && r.input != .mergedSource
                 && !spec.multiAboveEnd(r.input, endEntry: end.flatMap { origin($0.0) }.flatMap { spec.entry(of: $0.input) }) {
                 refusedLate.append("\(GeneratedValue.describe(r.value)) into \(r.input)")
                 continue
