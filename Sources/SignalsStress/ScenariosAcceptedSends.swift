@@ -20,12 +20,12 @@ package struct GenerateSendEndRaceScenario: LabelledStressScenario {
         let rounds = max(8, it.operations / 4)
         var findings: [StressFinding] = []
         for round in 0..<rounds where findings.isEmpty {
-            let holder = Mutex<SignalInput<Int>?>(nil)
+            let holder = StressLock<SignalInput<Int>?>(nil)
             let signal = Signal<Int>.generate(delivery: it.variant) { i in
                 let old = holder.withLock { h -> SignalInput<Int>? in defer { h = i }; return h }
                 withExtendedLifetime(old) {}
             }
-            let got = Mutex<(values: [Int], ended: Bool, afterEnd: Int)>(([], false, 0))
+            let got = StressLock<(values: [Int], ended: Bool, afterEnd: Int)>(([], false, 0))
             let output = signal.subscribe { r in
                 got.withLock { g in
                     if g.ended { g.afterEnd += 1 }
@@ -84,7 +84,7 @@ package struct HopReactivationAfterEndScenario: LabelledStressScenario {
         var findings: [StressFinding] = []
         for round in 0..<rounds where findings.isEmpty {
             let context: Exec = [.global, .queue(queue), .syncQueue()][(it.index + round) % 3]
-            let holder = Mutex<SignalInput<Int>?>(nil)
+            let holder = StressLock<SignalInput<Int>?>(nil)
             let hold = UInt32(1_000 + it.random.below(3_000))
             let signal = Signal<Int>.generate(delivery: it.variant) { i in
                 let old = holder.withLock { h -> SignalInput<Int>? in defer { h = i }; return h }
@@ -94,8 +94,8 @@ package struct HopReactivationAfterEndScenario: LabelledStressScenario {
             .hop(to: context)
             let first = signal.subscribe { _ in }
             guard let oldInput = holder.withLock({ $0 }) else { return [.forbidden("generate not activated by subscribe")] }
-            let received = Mutex<[Int]>([])
-            let second = Mutex<SignalOutput<Int>?>(nil)
+            let received = StressLock<[Int]>([])
+            let second = StressLock<SignalOutput<Int>?>(nil)
             let accepted = Atomic<Bool>(false)
             let gap = it.random.below(2) == 0 ? UInt32(hold / 2) : 0
             it.runActors(2) { a, _ in
@@ -149,7 +149,7 @@ package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
             let output = s.subscribe { r in
                 if case .failure = r { endThread.store(generatedThreadID(), ordering: .releasing) }
             }
-            let late = Mutex<[String]>([])
+            let late = StressLock<[String]>([])
             let errorAt = it.random.below(40)
             it.runActors(max(3, it.threads)) { a, rng in
                 for v in 0..<60 {
@@ -197,7 +197,7 @@ package struct CancelStormScenario: LabelledStressScenario {
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let (input, signal) = Signal<Int>.create(delivery: it.variant)
-        let all = Mutex<[Subscription]>([])
+        let all = StressLock<[Subscription]>([])
         @Sendable func subscribe() -> Subscription {
             let index = all.withLock { $0.count }
             let s = Subscription(index: index)
@@ -208,7 +208,7 @@ package struct CancelStormScenario: LabelledStressScenario {
             all.withLock { $0.append(s) }
             return s
         }
-        let current = Mutex<Subscription>(subscribe())
+        let current = StressLock<Subscription>(subscribe())
         let rounds = max(16, it.operations / 4)
         let done = Atomic<Bool>(false)
         it.runActors(max(3, it.threads)) { a, rng in

@@ -211,8 +211,11 @@ extension GeneratedCase {
     /// start (no `generate` activation with a live input, no run of the `deferred` factory).
     /// (Not for a `.junction` source: the junction's `bind(to:)` starts its source, whatever
     /// the signal of the input it is bound to does.)
+    /// (Nor behind a `continuous()` or `playback()`: those multis are eager, they start their
+    /// source when they are made.)
     package var sourceMustNotStart: Bool {
-        source != .junction && steps.contains(.takeUntil(immediate: true))
+        guard source != .junction, let i = steps.firstIndex(of: .takeUntil(immediate: true)) else { return false }
+        return !steps[..<i].contains { $0 == .continuous || $0 == .playback }
     }
 
     /// The threads that run operations, and whether a hop needs the explore worker.

@@ -65,7 +65,14 @@ final class GeneratedRecorder: @unchecked Sendable {
     let endSeen = Atomic<Bool>(false)
     private let endThread = Atomic<UInt>(0)
 
-    init(index: Int) { self.index = index }
+    /// Whether a graph change (subscribe, cancel, rebind…) was running when the end arrived.
+    private let changeRunning: @Sendable () -> Bool
+    let endDuringChange = Atomic<Bool>(false)
+
+    init(index: Int, changeRunning: @escaping @Sendable () -> Bool) {
+        self.index = index
+        self.changeRunning = changeRunning
+    }
 
     func receive(_ r: Result<Int, SignalEnd>) {
         let lateCall = cancelReturned.load(ordering: .acquiring)
@@ -77,6 +84,7 @@ final class GeneratedRecorder: @unchecked Sendable {
             }
         }
         if case .failure = r {
+            if changeRunning() { endDuringChange.store(true, ordering: .relaxed) }
             endThread.store(generatedThreadID(), ordering: .relaxed)
             endSeen.store(true, ordering: .releasing)
         }
@@ -148,10 +156,10 @@ struct GeneratedSendRecord: Sendable {
 /// signal, so that a closure of the graph capturing it makes no cycle through the graph.
 final class GeneratedInputs: @unchecked Sendable {
     // Unchecked: the holders are Mutexes; the rest is set before the graph is shared.
-    let primary = Mutex<SignalInput<Int>?>(nil)
+    let primary = StressLock<SignalInput<Int>?>(nil)
     var secondary: SignalInput<Int>?
     var trigger: SignalInput<Void>?
-    let mergedSource = Mutex<(input: SignalInput<Int>, signal: Signal<Int>)?>(nil)
+    let mergedSource = StressLock<(input: SignalInput<Int>, signal: Signal<Int>)?>(nil)
     /// Which added source `mergedSource` is (each `addSource` makes the next): an end names the
     /// source it came from, and only that source's values are owed before it.
     let mergedSourceInstance = Atomic<Int>(0)
@@ -182,10 +190,10 @@ package final class GeneratedRun: @unchecked Sendable {
     private var junction: SignalJunction<Int>?
     private var junctionInput: SignalInput<Int>?
     private var mergedInput: SignalMergedInput<Int>?
-    private let subscriptions = Mutex<[GeneratedSubscription]>([])
+    private let subscriptions = StressLock<[GeneratedSubscription]>([])
     private let disturbStarted = Atomic<Int>(0)
     private let disturbFinished = Atomic<Int>(0)
-    private let sends = Mutex<[GeneratedSendRecord]>([])
+    private let sends = StressLock<[GeneratedSendRecord]>([])
     private let threadsDone = Atomic<Int>(0)
     private let syncQueue = DispatchQueue(label: "signals.generated.sync-queue")
     private let serialQueue = DispatchQueue(label: "signals.generated.serial")
@@ -326,7 +334,10 @@ package final class GeneratedRun: @unchecked Sendable {
     @discardableResult
     private func subscribe() -> GeneratedSubscription {
         let index = subscriptions.withLock { $0.count }
-        let recorder = GeneratedRecorder(index: index)
+        let recorder = GeneratedRecorder(index: index) { [weak self] in
+            guard let self else { return false }
+            return self.disturbStarted.load(ordering: .sequentiallyConsistent) != self.disturbFinished.load(ordering: .sequentiallyConsistent)
+        }
         let sub = GeneratedSubscription(recorder: recorder)
         let output = signal.subscribe { recorder.receive($0) }
         sub.set(output)
@@ -581,7 +592,12 @@ package final class GeneratedRun: @unchecked Sendable {
             let end = endOf[finalIndex]
             // A junction's source, and a merged input's added sources, stay active after the
             // signal they feed ended (known open, docs/guarantees.md): not judged here.
+            // An end that arrived while another thread's graph change (a subscribe still
+            // connecting the node's later inputs) was running can leave an input it connected
+            // after the end accepting until that change's pass stops it (known open,
+            // docs/guarantees.md): only an end that came outside any change is judged.
             if r.accepted && r.endSeenBefore && !(spec.source == .junction && r.input == .primary) && r.input != .mergedSource
+                && !subs[finalIndex].recorder.endDuringChange.load(ordering: .relaxed)
                 && !spec.multiAboveEnd(r.input, endEntry: end.flatMap { origin($0.0) }.flatMap { spec.entry(of: $0.input) }) {
                 refusedLate.append("\(GeneratedValue.describe(r.value)) into \(r.input)")
                 continue
