@@ -531,6 +531,10 @@ package final class GeneratedRun: @unchecked Sendable {
 
         var delivered: [Int: [Int: Int]] = [:]  // subscription → value → position
         var endOf: [Int: (SignalEnd, Int)] = [:]
+        // Values accepted before a subscription began, behind an asynchronous hop, may reach it
+        // from the hop's queue besides a cache's replay (known open, docs/guarantees.md): their
+        // order and uniqueness are judged only in the subscription they were sent in.
+        let sentIn = Dictionary(records.filter(\.accepted).map { ($0.value, $0.subscriptionBefore) }, uniquingKeysWith: { a, _ in a })
         for sub in subs {
             let i = sub.recorder.index
             let (events, late) = sub.recorder.snapshot
@@ -546,7 +550,8 @@ package final class GeneratedRun: @unchecked Sendable {
                     let input = GeneratedValue.input(ofSender: sender)
                     let repeats = input.map { spec.repeats($0) } ?? false
                     let cold = sender == GeneratedValue.coldSender
-                    if !cold && !accepted.contains(v) {
+                        || (spec.hasHop && i > 0 && (sentIn[v] ?? i) < i)
+                    if sender != GeneratedValue.coldSender && !accepted.contains(v) {
                         problems.append("subscription \(i): value \(GeneratedValue.describe(v)) delivered but never accepted")
                     }
                     if positions[v] != nil && !repeats && !(cold && caches) {
