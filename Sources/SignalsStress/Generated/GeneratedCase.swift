@@ -171,6 +171,10 @@ extension GeneratedCase {
     package func isLossless(_ input: Input) -> Bool {
         guard entry(of: input) != nil else { return false }
         if input == .mergedSource && threads.joined().contains(.removeSource) { return false }
+        // A merged input's sources stay attached after its own end (known open).
+        if input == .mergedSource && threads.joined().contains(where: { if case .sendEnd(.primary, _) = $0 { true } else { false } }) {
+            return false
+        }
         // flatMapLatest drops an inner signal that a newer value supersedes before it has
         // started (a synchronous source's values during one activation pass).
         return !path(of: input).contains(.combineLatest) && !(input == .secondary && steps.contains(.combineLatest))
@@ -194,7 +198,9 @@ extension GeneratedCase {
     /// ended part's.
     package func multiAboveEnd(_ input: Input, endEntry: Int?) -> Bool {
         guard let start = entry(of: input) else { return false }
-        let stop = endEntry ?? ((steps.lastIndex(where: Self.isEnding) ?? -1) + 1)
+        // An end of unknown origin (a `.complete` through a merge, an end kept by an input and
+        // replayed to a later subscription) may have entered anywhere: the whole path counts.
+        let stop = endEntry ?? steps.count
         guard start < stop else { return false }
         return steps[start..<min(stop, steps.count)].contains {
             switch $0 {
