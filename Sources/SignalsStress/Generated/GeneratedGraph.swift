@@ -150,6 +150,9 @@ struct GeneratedSendRecord: Sendable {
     /// The subscription had received its end on this thread (the end was carried there by an
     /// earlier operation of the sending thread) before the send began.
     let endSeenBefore: Bool
+    /// The subscription had received its end (on any thread) before the send began: such a
+    /// send cannot be owed before that end.
+    let endSeenAnywhereBefore: Bool
 }
 
 /// The inputs the operations and the handler stages send into, in an object that holds no
@@ -360,11 +363,12 @@ package final class GeneratedRun: @unchecked Sendable {
             let accepted = send()
             let record = GeneratedSendRecord(
                 input: input, instance: instance, value: value, accepted: accepted, subscriptionBefore: -1, subscriptionAfter: -1,
-                disturbancesBefore: 0, disturbanceRunning: true, endSeenBefore: false)
+                disturbancesBefore: 0, disturbanceRunning: true, endSeenBefore: false, endSeenAnywhereBefore: false)
             sends.withLock { $0.append(record) }
             return
         }
         let endSeen = before.recorder.endSeenOnThisThread
+        let endSeenAnywhere = before.recorder.endSeen.load(ordering: .acquiring)
         let started = disturbStarted.load(ordering: .sequentiallyConsistent)
         let running = started != disturbFinished.load(ordering: .sequentiallyConsistent)
         let accepted = send()
@@ -372,7 +376,7 @@ package final class GeneratedRun: @unchecked Sendable {
         let record = GeneratedSendRecord(
             input: input, instance: instance, value: value, accepted: accepted,
             subscriptionBefore: before.recorder.index, subscriptionAfter: after.recorder.index,
-            disturbancesBefore: started, disturbanceRunning: running, endSeenBefore: endSeen)
+            disturbancesBefore: started, disturbanceRunning: running, endSeenBefore: endSeen, endSeenAnywhereBefore: endSeenAnywhere)
         sends.withLock { $0.append(record) }
     }
 
@@ -614,7 +618,7 @@ package final class GeneratedRun: @unchecked Sendable {
                   !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value)) else { continue }
             let at = delivered[finalIndex]?[r.value]
             if let end {
-                guard let o = origin(end.0), o.input == r.input, o.instance == r.instance else { continue }
+                guard let o = origin(end.0), o.input == r.input, o.instance == r.instance, !r.endSeenAnywhereBefore else { continue }
                 if at == nil || at! > end.1 { missing.append(GeneratedValue.describe(r.value) + " (before the \(end.0) of the same input)") }
             } else if at == nil && !spec.path(of: r.input).contains(where: GeneratedCase.isEnding) {
                 // With no end at the subscriber, an ending stage on the path may still have
