@@ -96,8 +96,11 @@ struct ExploreCommand: ParsableCommand {
                 _ = try DeliveryVariant.parseList(variant)
             }
             if let generatedCase {
-                guard GeneratedShrinker.parseCaseName(generatedCase) != nil else {
+                guard let named = GeneratedShrinker.parseCaseName(generatedCase) else {
                     throw ArgumentError(flag: "--case", message: "expected a case as printed: a seed (0–18446744073709551615), or seed~i.j… for a shrunk case (got '\(generatedCase)')")
+                }
+                guard GeneratedShrinker.replay(seed: named.seed, path: named.path, maxThreads: GeneratedExplorer.maxThreads) != nil else {
+                    throw ArgumentError(flag: "--case", message: "the shrink path of '\(generatedCase)' does not fit the case of seed \(named.seed): give a case as a failure printed it")
                 }
                 guard scenarioNames == ["generated"] else {
                     throw ArgumentError(flag: "--case", message: "names a generated case: give --scenario generated alone")

@@ -92,6 +92,12 @@ struct CLITests {
         (["explore", "--replay", "0,1"], "--replay"),
         (["explore", "--replay", "0,,1", "--scenario", "send-pair", "--variant", "mutex"], "--replay"),
         (["explore", "--replay", "0,99", "--scenario", "send-pair", "--variant", "mutex"], "0 to 15"),
+        (["explore", "--scenario", "generated", "--case", "abc"], "--case"),
+        (["explore", "--scenario", "generated", "--case", "1~"], "--case"),
+        (["explore", "--scenario", "generated", "--case", "-1"], "--case"),
+        (["explore", "--scenario", "generated", "--case", "18446744073709551616"], "--case"),
+        (["explore", "--scenario", "generated", "--case", "5~9999"], "does not fit"),
+        (["explore", "--scenario", "send-pair", "--case", "5"], "--scenario generated"),
     ])
     func badArgumentsExitTwo(arguments: [String], mention: String) throws {
         let r = try runBench(arguments)
