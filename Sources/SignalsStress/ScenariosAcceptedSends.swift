@@ -7,6 +7,18 @@ import Synchronization
 // `hop(to:)` against the cancel and subscribe that re-activate it, and a send into a merge's
 // other source after the end has reached the subscriber past the depth bound.
 
+/// A `generate` source and the holder of its current input (nil while inactive). The input
+/// replaced is released after the lock: releasing an input sends `.cancelled`, which can come
+/// back to this closure.
+func acceptedSendsGenerateSource(_ variant: DeliveryVariant) -> (Signal<Int>, StressLock<SignalInput<Int>?>) {
+    let holder = StressLock<SignalInput<Int>?>(nil)
+    let signal = Signal<Int>.generate(delivery: variant) { i in
+        let old = holder.withLock { h -> SignalInput<Int>? in defer { h = i }; return h }
+        withExtendedLifetime(old) {}
+    }
+    return (signal, holder)
+}
+
 /// Rounds of: one thread sends 0, 1, 2, … into a `generate` source's input until a send is
 /// refused, another calls `complete()` on the same input. The last accepted value (and every
 /// one before it) must reach the subscriber before the end.
@@ -20,11 +32,7 @@ package struct GenerateSendEndRaceScenario: LabelledStressScenario {
         let rounds = max(8, it.operations / 4)
         var findings: [StressFinding] = []
         for round in 0..<rounds where findings.isEmpty {
-            let holder = StressLock<SignalInput<Int>?>(nil)
-            let signal = Signal<Int>.generate(delivery: it.variant) { i in
-                let old = holder.withLock { h -> SignalInput<Int>? in defer { h = i }; return h }
-                withExtendedLifetime(old) {}
-            }
+            let (signal, holder) = acceptedSendsGenerateSource(it.variant)
             let got = StressLock<(values: [Int], ended: Bool, afterEnd: Int)>(([], false, 0))
             let output = signal.subscribe { r in
                 got.withLock { g in
@@ -84,12 +92,9 @@ package struct HopReactivationAfterEndScenario: LabelledStressScenario {
         var findings: [StressFinding] = []
         for round in 0..<rounds where findings.isEmpty {
             let context: Exec = [.global, .queue(queue), .syncQueue()][(it.index + round) % 3]
-            let holder = StressLock<SignalInput<Int>?>(nil)
             let hold = UInt32(1_000 + it.random.below(3_000))
-            let signal = Signal<Int>.generate(delivery: it.variant) { i in
-                let old = holder.withLock { h -> SignalInput<Int>? in defer { h = i }; return h }
-                withExtendedLifetime(old) {}
-            }
+            let (source, holder) = acceptedSendsGenerateSource(it.variant)
+            let signal = source
             .onEnd { _ in usleep(hold) }
             .hop(to: context)
             let first = signal.subscribe { _ in }
@@ -147,7 +152,7 @@ package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
             for _ in 0..<20 { s = s.multicast() }
             let endThread = Atomic<UInt>(0)
             let output = s.subscribe { r in
-                if case .failure = r { endThread.store(generatedThreadID(), ordering: .releasing) }
+                if case .failure = r { endThread.store(stressThreadToken(), ordering: .releasing) }
             }
             let late = StressLock<[String]>([])
             let errorAt = it.random.below(40)
@@ -155,7 +160,7 @@ package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
                 for v in 0..<60 {
                     if a == 0 && v == errorAt { x.send(end: .other(Failure())) }
                     let into = (v + a) % 2 == 0 ? x : y
-                    let carried = endThread.load(ordering: .acquiring) == generatedThreadID()
+                    let carried = endThread.load(ordering: .acquiring) == stressThreadToken()
                     let accepted = into.send(value: v) == nil
                     if carried && accepted && into === y {
                         late.withLock { $0.append("thread \(a): value \(v) into Y") }

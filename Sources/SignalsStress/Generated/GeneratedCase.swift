@@ -224,7 +224,7 @@ extension GeneratedCase {
         return !steps[..<i].contains { $0 == .continuous || $0 == .playback }
     }
 
-    /// The threads that run operations, and whether a hop needs the explore worker.
+    /// Whether a hop runs on an asynchronous context (under `bench explore`, the worker thread).
     package var hasHop: Bool {
         steps.contains { if case .hop(let c) = $0 { c != .direct } else { false } }
     }

@@ -56,17 +56,9 @@ package enum GeneratedCaseGenerator {
             }
         }
         var spec = GeneratedCase(source: source, steps: steps, threads: [])
-        // A handler that sends into the secondary input needs one; behind a combineLatest it
-        // would feed itself without end (each secondary value makes another combined value).
-        if !spec.has(.secondary) || spec.steps.contains(.combineLatest) {
-            spec.steps = spec.steps.map {
-                switch $0 {
-                case .onValue(.sendSecondary): return .onValue(.none)
-                case .onEnd(.sendSecondary): return .onEnd(.none)
-                default: return $0
-                }
-            }
-        }
+        // A handler that sends into the secondary input needs one (and none behind a
+        // combineLatest, where it would feed itself): the shrinker's rule.
+        spec = GeneratedShrinker.normalized(spec)
 
         let inputs = GeneratedCase.Input.allCases.filter { spec.has($0) }
         let threadCount = 2 + r.below(max(1, maxThreads - 1))

@@ -32,15 +32,6 @@ package enum GeneratedValue {
     }
 }
 
-/// The calling thread, as a number.
-func generatedThreadID() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
-    UInt(pthread_self())
-    #endif
-}
-
 /// Whether a run is under `bench explore`'s controlled scheduler or on free threads.
 package enum GeneratedMode: Sendable {
     /// Free threads with real contexts (`bench stress`, the tests).
@@ -85,7 +76,7 @@ final class GeneratedRecorder: @unchecked Sendable {
         }
         if case .failure = r {
             if changeRunning() { endDuringChange.store(true, ordering: .relaxed) }
-            endThread.store(generatedThreadID(), ordering: .relaxed)
+            endThread.store(stressThreadToken(), ordering: .relaxed)
             endSeen.store(true, ordering: .releasing)
         }
     }
@@ -94,7 +85,7 @@ final class GeneratedRecorder: @unchecked Sendable {
     /// returned, when asked at the start of a later one).
     var endSeenOnThisThread: Bool {
         endSeen.load(ordering: .acquiring)
-            && endThread.load(ordering: .relaxed) == generatedThreadID()
+            && endThread.load(ordering: .relaxed) == stressThreadToken()
     }
 
     var snapshot: (events: [Event], late: Int) { lock.withLock { (events, late) } }
@@ -510,8 +501,6 @@ package final class GeneratedRun: @unchecked Sendable {
     }
 
     // MARK: Checks
-
-    package var debugSends: String { sends.withLock { "\($0)" } }
 
     /// The broken promises seen, in words (empty: every promise kept).
     package func check() -> [String] {

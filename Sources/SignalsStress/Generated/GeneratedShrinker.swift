@@ -62,7 +62,9 @@ package enum GeneratedShrinker {
         return out.filter { $0 != c }
     }
 
-    /// `c` without the operations and handler actions that need an input it no longer has.
+    /// `c` without the operations and handler actions that need an input it no longer has,
+    /// and without handler sends into the secondary input behind a combineLatest (each
+    /// secondary value makes another combined value: a loop without end).
     package static func normalized(_ c: GeneratedCase) -> GeneratedCase {
         var d = c
         if !d.has(.secondary) || d.steps.contains(.combineLatest) {
