@@ -376,12 +376,12 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         if isAsync {
             let outcome = CheckedDelivery()
             let c = NodeControl { [self] in
-                outcome.deliver(current: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) {
+                outcome.deliver(current: isCurrent(expectedActive)) {
                     deliverIfCurrent(result, expectedActive: expectedActive)
                 }
             }
             guard let claimed = q.enqueueAndClaimIfIdle(kind, .control(c)) else { return false }
-            let accepted = outcome.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2)
+            let accepted = outcome.accepted(stillCurrent: isCurrent(expectedActive))
             if claimed { scheduleDrain(q) }
             return accepted
         }
@@ -390,7 +390,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             let o = CheckedDelivery()
             outcome = o
             return NodeControl { [self] in
-                o.deliver(current: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) {
+                o.deliver(current: isCurrent(expectedActive)) {
                     deliverIfCurrent(result, expectedActive: expectedActive)
                 }
             }
@@ -400,14 +400,20 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
             if !q.releaseIfIdle() { drain(q) }
             return delivered
         case .enqueued:
-            return outcome?.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) ?? true
+            return outcome?.accepted(stillCurrent: isCurrent(expectedActive)) ?? true
         case .enqueuedAndClaimed:
-            let accepted = outcome?.accepted(stillCurrent: status.load(ordering: .acquiring) >> 2 == expectedActive >> 2) ?? true
+            let accepted = outcome?.accepted(stillCurrent: isCurrent(expectedActive)) ?? true
             drain(q)
             return accepted
         case nil:
             return false
         }
+    }
+
+    /// Whether the generation an input of `expectedActive` was made for is still the node's.
+    @inlinable @inline(__always)
+    func isCurrent(_ expectedActive: Int) -> Bool {
+        status.load(ordering: .acquiring) >> 2 == expectedActive >> 2
     }
 
     /// For the holder: delivers `result` unless the node left the activation it was sent in;
@@ -419,7 +425,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         // The generation, not the whole status: a value queued before its own activation's
         // end must still be delivered once that end has closed the status (comparing the whole
         // word dropped every queued value of the activation, and only its end arrived).
-        guard status.load(ordering: .acquiring) >> 2 == expectedActive >> 2, let box = outputBox else { return false }
+        guard isCurrent(expectedActive), let box = outputBox else { return false }
         box._withUnsafeGuaranteedRef { $0.deliverIfOpen(result) }
         return true
     }
