@@ -263,6 +263,10 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
         }
         guard let semaphore, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
         defer { WaitRegistry.unregister(me) }
+        let counting = WaitCounters.counting
+        let start = counting ? WaitCounters.now() : 0
+        if counting { WaitCounters.add(.detachWait) }
+        defer { if counting { WaitCounters.add(.detachWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
         #if DEBUG
         // A thread of a controlled scheduler (`SchedulePoint`) cannot block for a detach that
         // runs only when it yields: it gives the others turns until the detach is done.

@@ -144,8 +144,14 @@ final class NodeControl: @unchecked Sendable {
         if waitForTurns(holder: holder) { return }
         #endif
         let start = DispatchTime.now().uptimeNanoseconds
+        let counting = WaitCounters.counting
+        if counting { WaitCounters.add(.controlWait) }
+        defer { if counting { WaitCounters.add(.controlWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
         while true {
-            for _ in 0..<128 where finished.load(ordering: .acquiring) { return }
+            for _ in 0..<128 where finished.load(ordering: .acquiring) {
+                if counting { WaitCounters.add(.controlWaitEndedInSpin) }
+                return
+            }
             if DispatchTime.now().uptimeNanoseconds &- start > Self.spinNanosecondsBeforeParking { break }
         }
         let me = currentThreadToken()
@@ -154,6 +160,7 @@ final class NodeControl: @unchecked Sendable {
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
+        if counting { WaitCounters.add(.controlWaitParked) }
         semaphore.wait()
     }
 

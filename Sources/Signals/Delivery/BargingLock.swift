@@ -123,12 +123,18 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
         // it gives the others a turn and tries again.
         while SchedulePoint.waitingTurn(.lockWait) { if tryTake() { return } }
         #endif
+        let counting = WaitCounters.counting
+        if counting { WaitCounters.add(.lockContended) }
         var spins = 0
         while spins < 128 {
             if tryTake() { return }
-            if spins == 64 && shortSection.load(ordering: .relaxed) && spinForShortSection() { return }
+            if spins == 64 && shortSection.load(ordering: .relaxed) {
+                if counting { WaitCounters.add(.lockShortSectionSpin) }
+                if spinForShortSection() { return }
+            }
             spins = spinWait(spins)
         }
+        if counting { WaitCounters.add(.lockParked) }
         park()
     }
 

@@ -276,6 +276,7 @@ import Darwin
         // them the processor a few times before withdrawing (rare: once per 1,024 drained
         // elements, and only while other threads send).
         for _ in 0..<handoffYields {
+            WaitCounters.noteYield()
             sched_yield()
             if claim.load(ordering: .acquiring) & ~7 != token { return true }
         }
@@ -539,6 +540,7 @@ func spinWait(_ spins: Int) -> Int {
         // a holder wastes when the producer it waits for shares its core.
         return spins &+ 1
     }
+    WaitCounters.noteYield()
     sched_yield()
     return spins &+ 1
 }

@@ -212,6 +212,7 @@ import Darwin
         for _ in 0..<128 where handoffTaken.load(ordering: .relaxed) { taken = true; break }
         if !taken {
             for _ in 0..<handoffYields {
+                WaitCounters.noteYield()
                 sched_yield()
                 if handoffTaken.load(ordering: .relaxed) { break }
             }

@@ -100,13 +100,16 @@ package struct CaseSpec: Codable, Sendable, Hashable {
     package var subscribers: Int
     package var depth: Int
     package var hop: HopContext?
+    /// Busy threads that run beside this case alone, on top of `--load` (churn's loaded
+    /// cases); nil for none. Started by the process that drives the launches, as `--load` is.
+    package var load: Int?
 
     enum CodingKeys: String, CodingKey {
-        case workload, caseLabel = "variant", threads, stages, subscribers, depth, hop
+        case workload, caseLabel = "variant", threads, stages, subscribers, depth, hop, load
     }
 
     package init(workload: WorkloadID, caseLabel: String = "", threads: Int = 1, stages: Int = 0,
-                subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil) {
+                subscribers: Int = 1, depth: Int = 0, hop: HopContext? = nil, load: Int? = nil) {
         self.workload = workload
         self.caseLabel = caseLabel
         self.threads = threads
@@ -114,7 +117,11 @@ package struct CaseSpec: Codable, Sendable, Hashable {
         self.subscribers = subscribers
         self.depth = depth
         self.hop = hop
+        self.load = load
     }
+
+    /// The case's own busy threads (0 for none).
+    package var caseLoadThreads: Int { max(0, load ?? 0) }
 
     /// `workload` or `workload[variant]`: the key `compare` matches on.
     package var key: String { Self.key(workload: workload, caseLabel: caseLabel) }
@@ -179,6 +186,9 @@ package struct Parameters: Codable, Sendable, Equatable {
         return p
     }
 
+    /// The busy threads of churn's loaded cases: 1, 2 and 4; 2 alone in a quick run.
+    package static func churnLoads(quick: Bool) -> [Int] { quick ? [2] : [1, 2, 4] }
+
     /// Expands the selected workloads into concrete cases (rows).
     package func cases() -> [CaseSpec] {
         var out: [CaseSpec] = []
@@ -195,7 +205,13 @@ package struct Parameters: Codable, Sendable, Equatable {
             case .reentrant:
                 out.append(CaseSpec(workload: w, caseLabel: "depth \(depth), alone", threads: 0, depth: depth))
                 out.append(CaseSpec(workload: w, caseLabel: "depth \(depth), 1 busy sender", threads: 1, depth: depth))
-            case .churn: out.append(CaseSpec(workload: w, caseLabel: "10 standing", subscribers: 10))
+            case .churn:
+                // Quiet, then beside busy threads: a wait that burns the core its holder needs
+                // shows as a loaded figure far above the quiet one (docs/design/churn.md).
+                out.append(CaseSpec(workload: w, caseLabel: "10 standing", subscribers: 10))
+                for n in Self.churnLoads(quick: quick) {
+                    out.append(CaseSpec(workload: w, caseLabel: "10 standing, \(n) busy", subscribers: 10, load: n))
+                }
             case .mutation:
                 for t in threads { out.append(CaseSpec(workload: w, caseLabel: "\(t) senders", threads: t)) }
             case .hop:

@@ -18,7 +18,8 @@ package enum Targets {
 
     package static func evaluate(_ results: [CaseResult], cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> [TargetResult] {
         func find(_ w: WorkloadID, _ s: SubjectID) -> CaseResult? {
-            results.first { $0.workload == w && $0.subject == s }
+            // A workload's unloaded case (churn also has cases beside busy threads).
+            results.first { $0.workload == w && $0.subject == s && ($0.spec?.load ?? 0) == 0 }
         }
         func nsTarget(_ id: String, _ text: String, _ r: CaseResult?, limit: Double, perOp: ((Double) -> Double)? = nil) -> TargetResult {
             guard let r, r.status == .ok, let t = r.throughput else {
@@ -52,6 +53,21 @@ package enum Targets {
                             depthOK ? reentrant : nil, limit: 25))
         out.append(nsTarget("churn", "lockfree subscribe+cancel on a multicast with 10 standing subscribers while values flow ≤ 300 ns",
                             find(.churn, .lockfree), limit: 300))
+        // Churn beside two busy threads against churn quiet, each variant: a wait that burns
+        // the core the thread it waits for needs shows here first (docs/design/churn.md).
+        for subject in [SubjectID.lockfree, .mutex] {
+            let text = "\(subject.rawValue) churn beside 2 busy threads ≤ 2.5× its quiet figure"
+            let id = "churn-load-\(subject.rawValue)"
+            let loaded = results.first { $0.workload == .churn && $0.subject == subject && $0.spec?.load == 2 }
+            if let q = find(.churn, subject), q.status == .ok, let qt = q.throughput, qt.medianNsPerOp > 0,
+               let l = loaded, l.status == .ok, let lt = l.throughput {
+                let ratio = lt.medianNsPerOp / qt.medianNsPerOp
+                out.append(TargetResult(id: id, description: text, verdict: ratio <= 2.5 ? .met : .notMet,
+                                        measured: ratio, limit: 2.5, unit: "×"))
+            } else {
+                out.append(TargetResult(id: id, description: text, verdict: .notMeasured, measured: nil, limit: 2.5, unit: "×"))
+            }
+        }
         out.append(nsTarget("fanout", "lockfree fan-out ≤ 6 ns per delivery", find(.fanout, .lockfree), limit: 6))
 
         // Contended, per thread count ("N threads" cases that ran ok).

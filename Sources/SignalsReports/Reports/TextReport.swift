@@ -290,8 +290,9 @@ struct ReportTables {
                     }
                 }
                 if r.launchSpread?.bimodal == true { note.append("launches in TWO MODES") }
-                if !r.counters.isEmpty {
-                    note.append(r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", "))
+                let counters = Self.notedCounters(r)
+                if !counters.isEmpty {
+                    note.append(counters.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", "))
                 }
                 if r.isolated { note.append("ran in a child process") }
             } else {
@@ -382,6 +383,12 @@ struct ReportTables {
         return "\(Fmt.ratio(f.ratio.estimate)) [\(Fmt.ratio(f.ratio.lower))–\(Fmt.ratio(f.ratio.upper))]"
     }
 
+    /// The counters a table's note shows, by name: not the library's wait counters (churn's
+    /// `wait…` and `churnPairs`, a diagnosis for the JSON report, docs/design/churn.md).
+    static func notedCounters(_ r: CaseResult) -> [(key: String, value: Int)] {
+        r.counters.filter { !$0.key.hasPrefix("wait") && $0.key != "churnPairs" }.sorted { $0.key < $1.key }
+    }
+
     func statusText(_ r: CaseResult) -> String {
         var s: String
         switch r.status {
@@ -391,8 +398,9 @@ struct ReportTables {
         case .crashed: s = "crashed: \(r.reason ?? "")"
         case .timedOut: s = "hung: \(r.reason ?? "")"
         }
-        if r.status == .ok, !r.counters.isEmpty {
-            s += " (" + r.counters.sorted { $0.key < $1.key }.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", ") + ")"
+        let counters = Self.notedCounters(r)
+        if r.status == .ok, !counters.isEmpty {
+            s += " (" + counters.map { "\($0.key) \(Fmt.grouped($0.value))" }.joined(separator: ", ") + ")"
         }
         if r.isolated && r.status == .ok { s += " [child process]" }
         return s
@@ -544,7 +552,7 @@ package enum TextReport {
                 }
             }
         }
-        out += "\n== targets (lockfree; a miss is reported, it does not fail the run) ==\n"
+        out += "\n== targets (a miss is reported, it does not fail the run) ==\n"
         out += wide ? t.targetsTable().text() : t.compactTargetsTable().text(maxWidth: limit)
         out += prose("peer references: " + Targets.peerReferences.joined(separator: "; "))
         let failures = t.failures

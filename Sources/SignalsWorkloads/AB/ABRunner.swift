@@ -54,6 +54,8 @@ package struct ABRunner: Sendable {
         let share = budgetSeconds / Double(rowCount)
         var rows: [ABRow] = []
         for spec in cases {
+            let caseLoad = BusyLoad(threads: spec.caseLoadThreads)
+            defer { caseLoad.stop() }
             for subject in subjects {
                 progress?("\(spec.key) · \(subject.rawValue)")
                 let done = runner.row(spec, subject, seconds: share, launch: launchOne)

@@ -38,6 +38,8 @@ package struct Calibration: Sendable {
 
     package func run(cases: [CaseSpec]) -> [CalibrationReport.CaseCalibration] {
         cases.map { spec in
+            let caseLoad = BusyLoad(threads: spec.caseLoadThreads)
+            defer { caseLoad.stop() }
             var runsDone: [CalibrationReport.Run] = []
             for i in 0..<runs {
                 progress?("\(spec.key) · \(subject.rawValue): run \(i + 1) of \(runs)")

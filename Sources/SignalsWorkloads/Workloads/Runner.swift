@@ -43,6 +43,8 @@ package struct Runner: Sendable {
         var results: [CaseResult] = []
         for (index, spec) in cases.enumerated() {
             progress?(.caseStarted(index: index + 1, total: total, key: spec.key))
+            let caseLoad = BusyLoad(threads: spec.caseLoadThreads)
+            defer { caseLoad.stop() }
             var paired: [any BenchSubject] = []
             var caseResults: [CaseResult] = []
             for subject in chosen {

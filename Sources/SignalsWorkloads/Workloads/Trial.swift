@@ -54,7 +54,15 @@ final class Trial {
         if spec.workload == .mutation {
             result.counters["droppedInTransit"] = check.dropped
         }
-        for (k, v) in ctx.counters { result.counters[k] = v }
+        for (k, v) in ctx.counters {
+            // The wait counters add up over the launch's rounds (calibration included), so
+            // one slow round's waits are not lost to the next; the rest are the last round's.
+            if k.hasPrefix("wait") || k == "churnPairs" {
+                result.counters[k, default: 0] += v
+            } else {
+                result.counters[k] = v
+            }
+        }
         let ops = max(1, ctx.completedOperations ?? n)
         return (Double(ctx.elapsedNs) / Double(ops), ctx)
     }

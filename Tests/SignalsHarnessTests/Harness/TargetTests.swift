@@ -50,6 +50,36 @@ struct TargetTests {
         #expect(verdict("contended-2-16", results)?.verdict == .notMeasured)
     }
 
+    func churn(_ subject: SubjectID, load: Int?, _ ns: Double) -> CaseResult {
+        let label = load.map { "10 standing, \($0) busy" } ?? "10 standing"
+        var r = CaseResult(spec: CaseSpec(workload: .churn, caseLabel: label, subscribers: 10, load: load), subject: subject, status: .ok)
+        r.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [ns])
+        return r
+    }
+
+    @Test func churnUnderLoadIsJudgedAgainstTheQuietCasePerVariant() {
+        // Loaded cases listed first: the quiet figure must still come from the unloaded case.
+        let results = [churn(.lockfree, load: 2, 500), churn(.mutex, load: 2, 700), churn(.lockfree, load: 4, 9_000),
+                       churn(.lockfree, load: nil, 220), churn(.mutex, load: nil, 250)]
+        let lockFree = verdict("churn-load-lockfree", results)
+        #expect(lockFree?.verdict == .met)
+        #expect(lockFree?.measured == 500.0 / 220.0)
+        let mutex = verdict("churn-load-mutex", results)
+        #expect(mutex?.verdict == .notMet)
+        #expect(mutex?.measured == 700.0 / 250.0)
+        #expect(verdict("churn", results)?.measured == 220)
+        #expect(verdict("churn-load-mutex", [churn(.mutex, load: nil, 250)])?.verdict == .notMeasured)
+    }
+
+    @Test func churnHasItsLoadedCases() {
+        var p = Parameters()
+        p.workloads = [.churn]
+        #expect(p.cases().map(\.caseLoadThreads) == [0, 1, 2, 4])
+        #expect(Parameters.quick.cases().filter { $0.workload == .churn }.map(\.caseLoadThreads) == [0, 2])
+        // The quiet case keeps its key, so reports and baselines from before still match it.
+        #expect(p.cases().first?.key == "churn[10 standing]")
+    }
+
     func sendMapAndChain(_ one: Double, _ ten: Double) -> [CaseResult] {
         var a = CaseResult(spec: CaseSpec(workload: .sendMap, stages: 1), subject: .lockfree, status: .ok)
         a.throughput = ThroughputStats(operations: 1_000, repetitionsNsPerOp: [one])

@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+import Testing
+import Signals
+
+/// The library's wait counters (`WaitCounters`, what `bench`'s churn reports): off, a contended
+/// lock counts nothing; on, its contended acquisition, its park and a graph change that waits
+/// for a node's holder are each counted. One suite, serialized: the counters are process-wide.
+@Suite(.tags(.startsThreads), .serialized) struct WaitCountersConcurrencyTests {
+    final class Shared: @unchecked Sendable {
+        let lock = BargingLock()
+    }
+
+    /// Holds `shared.lock` on another thread for `milliseconds` while this thread takes it.
+    func contend(_ shared: Shared, milliseconds: Int) {
+        let held = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            shared.lock.lock()
+            held.signal()
+            usleep(useconds_t(milliseconds * 1_000))
+            shared.lock.unlock()
+            done.signal()
+        }.start()
+        held.wait()
+        shared.lock.lock()
+        shared.lock.unlock()
+        done.wait()
+    }
+
+    @Test(.timeLimit(.minutes(1))) func countsOnlyWhileOn() {
+        let shared = Shared()
+        WaitCounters.isCounting.store(false, ordering: .relaxed)
+        WaitCounters.reset()
+        contend(shared, milliseconds: 20)
+        #expect(WaitCounters.snapshot().values.allSatisfy { $0 == 0 })
+
+        WaitCounters.isCounting.store(true, ordering: .relaxed)
+        defer { WaitCounters.isCounting.store(false, ordering: .relaxed) }
+        contend(shared, milliseconds: 20)
+        let counts = WaitCounters.snapshot()
+        // 20 ms is far past the spin and the yields: the waiter parked.
+        #expect(counts["waitLockContended", default: 0] >= 1)
+        #expect(counts["waitLockParked", default: 0] >= 1)
+        #expect(counts["waitYield", default: 0] >= 1)
+        // Off before the reset: other suites' waits run beside this one.
+        WaitCounters.isCounting.store(false, ordering: .relaxed)
+        WaitCounters.reset()
+        #expect(WaitCounters.snapshot().values.allSatisfy { $0 == 0 })
+    }
+
+    /// A subscribe that finds the multicast's node held by a handler on another thread waits
+    /// for it (`NodeControl.wait`), and the wait is counted with its time.
+    @Test(.timeLimit(.minutes(1)), arguments: DeliveryVariant.allCases)
+    func aGraphChangeWaitingForTheHolderIsCounted(_ variant: DeliveryVariant) {
+        let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+        let inHandler = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let first = multi.subscribeValues { v in
+            if v == 1 {
+                inHandler.signal()
+                release.wait()
+            }
+        }
+        defer { first.cancel(); input.cancel() }
+        let sender = Thread { input.send(value: 1) }
+        sender.start()
+        inHandler.wait()
+        WaitCounters.reset()
+        WaitCounters.isCounting.store(true, ordering: .relaxed)
+        defer { WaitCounters.isCounting.store(false, ordering: .relaxed) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { release.signal() }
+        let second = multi.subscribeValues { _ in }
+        second.cancel()
+        let counts = WaitCounters.snapshot()
+        #expect(counts["waitControl", default: 0] >= 1)
+        // 30 ms held: past the spin, so the subscribe parked.
+        #expect(counts["waitControlParked", default: 0] >= 1)
+        #expect(counts["waitControlNs", default: 0] >= 20_000_000)
+    }
+}
