@@ -108,8 +108,13 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @inline(__always)
     func tryTake() -> Bool {
-        word.load(ordering: .relaxed) == 0
-            && word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+        guard word.load(ordering: .relaxed) == 0 else { return false }
+        #if DEBUG
+        // The look decides the write: a scheduler that can switch threads between them sees
+        // a take that is not one atomic step.
+        SchedulePoint.here(.lockTake)
+        #endif
+        return word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
     /// Spins a little (the critical sections are a few dozen instructions), spins longer while

@@ -264,9 +264,10 @@ import Darwin
         claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
         #if DEBUG
         if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        // A point, not a wait: the offer is withdrawn if nobody takes it, so a controlled
+        // thread must not be counted as waiting for another (with every other sender
+        // finished, the scheduler would call that a deadlock).
         SchedulePoint.here(.handOver)
-        // A controlled thread gives the others a turn instead of spinning and yielding.
-        if SchedulePoint.waitingTurn(.handOverWait) && claim.load(ordering: .acquiring) & ~7 != token { return true }
         #endif
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per

@@ -202,8 +202,8 @@ import Darwin
         if !offered { return false }
         #if DEBUG
         if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        // A point, not a wait: see `LockFreeDeliveryQueue.offerHandoff()`.
         SchedulePoint.here(.handOver)
-        _ = SchedulePoint.waitingTurn(.handOverWait)
         #endif
         // Watch for a taker without the lock (a busy sender comes within tens of
         // nanoseconds), then decide under it: two lock takes per offer, not one per look. On

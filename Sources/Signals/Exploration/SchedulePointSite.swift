@@ -20,6 +20,8 @@
     case handOver
     /// `BargingLock.lock()`, before its CAS.
     case lockAcquire
+    /// `BargingLock`'s contended path, between its look at the free word and its CAS.
+    case lockTake
     /// `BargingLock.unlock()`, after the word was freed.
     case lockRelease
     /// A hand-over past the depth bound, queued and not yet drained.
@@ -34,6 +36,6 @@
     /// A graph change queued for the holder of a node, not yet run.
     case graphChange
     /// Waits (the caller cannot go on until another thread moves).
-    case spinWait, lockWait, controlWait, handOverWait
+    case spinWait, lockWait, controlWait
 }
 #endif

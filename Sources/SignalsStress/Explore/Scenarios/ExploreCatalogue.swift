@@ -7,6 +7,7 @@ package enum ExploreCatalogue {
     package static var all: [any ExploreScenario] {
         [
             ExploreSendPair(),
+            ExploreSendTriple(),
             ExploreReentrantSend(),
             ExploreSendEnd(),
             ExploreEndCancel(),

@@ -22,6 +22,27 @@ package struct ExploreSendPair: ExploreScenario {
     }
 }
 
+/// Three threads send two values each into one input: whoever holds the node drains while
+/// one sender can be paused between taking its slot and publishing it and another's values
+/// come after that slot, the shape in which a holder must wait for the slot, not release.
+package struct ExploreSendTriple: ExploreScenario {
+    package init() {}
+    package let name = "send-triple"
+    package let summary = "three threads send two values each into one input"
+
+    package func make(_ variant: DeliveryVariant) -> ExploreCase {
+        let (input, signal) = Signal<Int>.create(delivery: variant)
+        let log = ExploreLog()
+        let output = signal.subscribe { log.receive($0) }
+        let threads: [@Sendable () -> Void] = (0..<3).map { sender in
+            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
+        }
+        return ExploreCase(threads: threads) {
+            withExtendedLifetime((output, input)) { log.check(endExpected: false) }
+        }
+    }
+}
+
 /// Three threads send one value each into one input whose handler sends once more for each
 /// of those values, re-entrantly, from whichever thread delivers it. Each thread's values,
 /// direct or re-entrant, must arrive in the order that thread sent them: a thread that claims
