@@ -74,8 +74,10 @@ import Signals
         second.cancel()
         let counts = WaitCounters.snapshot()
         #expect(counts["waitControl", default: 0] >= 1)
-        // 30 ms held: past the spin, so the subscribe parked.
-        #expect(counts["waitControlParked", default: 0] >= 1)
+        // 30 ms held: past the spin, so the subscribe parks, unless this thread was itself
+        // descheduled in the spin until the holder was done (a loaded machine): either way the
+        // wait ended one of the two ways and lasted the hold.
+        #expect(counts["waitControlParked", default: 0] + counts["waitControlEndedInSpin", default: 0] >= 1)
         #expect(counts["waitControlNs", default: 0] >= 20_000_000)
     }
 }
