@@ -92,7 +92,7 @@ package final class StressIteration: @unchecked Sendable {
     let phase = StressLock<String>("setup")
     let actorStates: [StressActorState]
 
-    init(variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int, operations: Int, pool: StressPool) {
+    init(delivery variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int, operations: Int, pool: StressPool) {
         self.variant = variant
         self.index = index
         self.seed = seed
@@ -304,7 +304,7 @@ package final class StressRunner: @unchecked Sendable {
     }
 
     /// Runs `scenario` on `variant` until the iteration cap or the time budget is reached.
-    package func run(_ scenario: any StressScenario, variant: DeliveryVariant) -> StressRunResult {
+    package func run(_ scenario: any StressScenario, delivery variant: DeliveryVariant) -> StressRunResult {
         var counts: [String: (StressGrade, Int)] = [:]
         var order: [String] = []
         var failures: [StressFailure] = []
@@ -318,7 +318,7 @@ package final class StressRunner: @unchecked Sendable {
             if let b = budget, monotonicNanos() - started >= b, index > 0 { break }
             if options.iterations == nil && budget == nil && index >= 1 { break }
             let seed = StressRunner.iterationSeed(options.seed, index)
-            let findings = runIteration(scenario, variant: variant, index: index, seed: seed, threads: threads)
+            let findings = runIteration(scenario, delivery: variant, index: index, seed: seed, threads: threads)
             let (grade, name): (StressGrade, String)
             if findings.isEmpty {
                 (grade, name) = (.acceptable, scenario.acceptableName)
@@ -352,8 +352,8 @@ package final class StressRunner: @unchecked Sendable {
     }
 
     /// One iteration on the coordinator thread, under the watchdog.
-    func runIteration(_ scenario: any StressScenario, variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int) -> [StressFinding] {
-        let iteration = StressIteration(variant: variant, index: index, seed: seed, threads: threads,
+    func runIteration(_ scenario: any StressScenario, delivery variant: DeliveryVariant, index: Int, seed: UInt64, threads: Int) -> [StressFinding] {
+        let iteration = StressIteration(delivery: variant, index: index, seed: seed, threads: threads,
                                         operations: options.operations, pool: pool)
         StressCrashReporter.setBanner("""
 

@@ -30,7 +30,3 @@ struct UsageError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Parses comma-separated and repeated list options (`--workload send,chain --workload hop`).
-func splitList(_ values: [String]) -> [String] {
-    values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-}

@@ -155,8 +155,8 @@ struct ExploreCommand: ParsableCommand {
             for v in variants {
                 meter.begin("\(s.name) / \(v.commandLineName)")
                 let r = s is ExploreGenerated
-                    ? GeneratedExplorer.explore(variant: v, options: options, caseName: generatedCase.flatMap(GeneratedShrinker.parseCaseName))
-                    : ExploreRunner.explore(s, variant: v, options: options)
+                    ? GeneratedExplorer.explore(delivery: v, options: options, caseName: generatedCase.flatMap(GeneratedShrinker.parseCaseName))
+                    : ExploreRunner.explore(s, delivery: v, options: options)
                 results.append(r)
                 meter.finish(note: Self.note(r))
                 if r.hung { break }

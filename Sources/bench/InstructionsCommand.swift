@@ -42,7 +42,7 @@ struct InstructionsCommand: ParsableCommand {
             return
         }
         guard let instructionCase, let iterations else { return }
-        print("checksum \(instructionCase.run(iterations: iterations, variant: variant.variants[0]))")
+        print("checksum \(instructionCase.run(iterations: iterations, delivery: variant.variants[0]))")
     }
 }
 

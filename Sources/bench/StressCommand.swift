@@ -148,7 +148,7 @@ struct StressCommand: ParsableCommand {
         for s in scenarios {
             for v in variants {
                 meter.begin("\(s.name) / \(v.commandLineName)")
-                let r = runner.run(s, variant: v)
+                let r = runner.run(s, delivery: v)
                 results.append(r)
                 finished.withLock { $0.append(r) }
                 let worst = r.outcomes.map(\.grade).max() ?? .acceptable

@@ -65,7 +65,7 @@ extension Signal {
     ) -> Signal<T> where S.Element == T {
         generate(context: context, delivery: delivery) { input in
             guard let input else { return }
-            let stepper = SequenceStepper(iterator: values.makeIterator(), input: input, context: context)
+            let stepper = SequenceStepper<S>(iterator: values.makeIterator(), input: input, context: context)
             // Off `.direct`, this closure runs in a job on `context`: it sends the first
             // element itself rather than queueing a job for it.
             if context.isDirect { stepper.next() } else { stepper.step() }
@@ -192,12 +192,14 @@ extension Signal {
 /// Sends one element of a sequence per job on a context (`Signal.from(_:context:delivery:)`).
 /// Each job queues the next as its last act, so jobs never overlap and each sees the
 /// iterator as the previous one left it (the context's queue orders them): hence unchecked.
-final class SequenceStepper<I: IteratorProtocol>: @unchecked Sendable where I.Element: Sendable {
-    var iterator: I
-    let input: SignalInput<I.Element>
+/// Generic over the sequence, which is `Sendable`, rather than its iterator, whose metatype
+/// need not be: a job captures `self`, and with it the type it is generic over.
+final class SequenceStepper<S: Sequence & Sendable>: @unchecked Sendable where S.Element: Sendable {
+    var iterator: S.Iterator
+    let input: SignalInput<S.Element>
     let context: Exec
 
-    init(iterator: I, input: SignalInput<I.Element>, context: Exec) {
+    init(iterator: S.Iterator, input: SignalInput<S.Element>, context: Exec) {
         self.iterator = iterator
         self.input = input
         self.context = context

@@ -74,9 +74,6 @@ package struct LatencyCurve: Codable, Sendable, Equatable {
         return last
     }
 
-    /// The highest rate delivered at any offered rate.
-    package var maxAchievedPerSecond: Double { points.map(\.achievedPerSecond).max() ?? 0 }
-
     /// "knee at 12.8M/s offered (p99 210 ns); saturated at 25.6M offered: 19.3M/s delivered".
     package var kneeSummary: String {
         guard status == .ok else { return "\(status.rawValue): \(reason ?? "")" }

@@ -3,7 +3,10 @@ import Foundation
 /// results. A missed target is reported; it never fails the run. The ns goals were set for a
 /// 16-core Xeon (`../shared/scripts/device-bench`); on the 2-core VM they are reported too.
 package enum Targets {
-    /// Peer figures measured when the targets were set, shown beside the targets for scale.
+    /// Peer figures from outside this harness (no run of `bench` measured them, on this machine
+    /// or any other, and their source is not recorded), printed beside the targets for scale
+    /// only: they are not comparable with a report's figures. What is known of them:
+    /// `peerReferencesRecord`.
     package static let peerReferences: [String] = [
         "send with one map, per value: OpenCombine ≈ 460 ns, RxSwift ≈ 1,300 ns, CwlSignal ≈ 1,200 ns",
         "contended, 2 threads: OpenCombine ≈ 440 ns",
@@ -11,6 +14,15 @@ package enum Targets {
         "fan-out per delivery: ReactiveSwift ≈ 100 ns",
         "re-entrant depth 100,000: every callback-based peer overflows the stack",
     ]
+
+    /// The record of `peerReferences`, relative to the repository's root.
+    package static let peerReferencesRecord = "docs/records/2026-11-22-peer-references.md"
+
+    /// The line a text report prints them in: labelled as figures from elsewhere, with their record.
+    package static var peerReferencesLine: String {
+        "peer references (measured elsewhere, not by this run, not comparable with the tables above: "
+            + peerReferencesRecord + "): " + peerReferences.joined(separator: "; ")
+    }
 
     /// Below this many allocations per value counts as "zero in steady state" (a block queue
     /// or a histogram growing once per repetition amortizes far below it).

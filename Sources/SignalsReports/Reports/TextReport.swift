@@ -554,7 +554,7 @@ package enum TextReport {
         }
         out += "\n== targets (a miss is reported, it does not fail the run) ==\n"
         out += wide ? t.targetsTable().text() : t.compactTargetsTable().text(maxWidth: limit)
-        out += prose("peer references: " + Targets.peerReferences.joined(separator: "; "))
+        out += prose(Targets.peerReferencesLine)
         let failures = t.failures
         let contradictions = t.consistency.filter { !$0.consistent }
         if failures.isEmpty && contradictions.isEmpty {

@@ -193,7 +193,7 @@ package final class GeneratedRun: @unchecked Sendable {
     private let serialQueue = DispatchQueue(label: "signals.generated.serial")
 
     /// Builds the graph and subscribes once.
-    package init(_ spec: GeneratedCase, variant: DeliveryVariant, mode: GeneratedMode) {
+    package init(_ spec: GeneratedCase, delivery variant: DeliveryVariant, mode: GeneratedMode) {
         self.spec = spec
         self.variant = variant
         self.mode = mode

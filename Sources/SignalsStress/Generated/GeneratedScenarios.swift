@@ -16,7 +16,7 @@ package struct ExploreGeneratedCase: ExploreScenario {
     package init(_ spec: GeneratedCase) { self.spec = spec }
 
     package func make(_ variant: DeliveryVariant) -> ExploreCase {
-        let run = GeneratedRun(spec, variant: variant, mode: .explore)
+        let run = GeneratedRun(spec, delivery: variant, mode: .explore)
         return ExploreCase(threads: run.threadBodies) {
             let problems = run.check()
             _ = run.tearDown()
@@ -34,10 +34,10 @@ package enum GeneratedExplorer {
 
     #if DEBUG
     /// Explores generated cases on `variant`. With `caseName`, only that case (a replay too).
-    package static func explore(variant: DeliveryVariant, options: ExploreOptions, caseName: (seed: UInt64, path: [Int])?,
+    package static func explore(delivery variant: DeliveryVariant, options: ExploreOptions, caseName: (seed: UInt64, path: [Int])?,
                                 schedulesPerCase: Int = 40, progress: (ExploreResult) -> Void = { _ in }) -> ExploreResult {
         let started = Date()
-        var total = ExploreResult(scenario: "generated", variant: variant)
+        var total = ExploreResult(scenario: "generated", delivery: variant)
         // Each case gets what is left of the run's time (a stalled schedule costs seconds), and
         // at most `schedulesPerCase` schedules unless one case was named.
         func perCase(_ seed: UInt64) -> ExploreOptions {
@@ -56,7 +56,7 @@ package enum GeneratedExplorer {
                 total.failure = ExploreFailure(schedule: 0, seed: nil, choices: [], problems: ["--case \(GeneratedShrinker.caseName(seed: caseName.seed, path: caseName.path)): the shrink path does not fit the case of that seed"])
                 return total
             }
-            var r = ExploreRunner.explore(ExploreGeneratedCase(spec), variant: variant, options: perCase(options.seed), progress: progress)
+            var r = ExploreRunner.explore(ExploreGeneratedCase(spec), delivery: variant, options: perCase(options.seed), progress: progress)
             r.arguments = "--case \(GeneratedShrinker.caseName(seed: caseName.seed, path: caseName.path))"
             if r.failure != nil { r.failure!.problems += ["case \(r.arguments!.dropFirst(7)):"] + spec.swiftListing.split(separator: "\n").map(String.init) }
             return r
@@ -66,7 +66,7 @@ package enum GeneratedExplorer {
             let seed = options.seed &+ k
             k += 1
             let spec = GeneratedCaseGenerator.make(seed: seed, maxThreads: maxThreads)
-            let r = ExploreRunner.explore(ExploreGeneratedCase(spec), variant: variant, options: perCase(seed))
+            let r = ExploreRunner.explore(ExploreGeneratedCase(spec), delivery: variant, options: perCase(seed))
             total.schedules += r.schedules
             total.distinct += r.distinct
             total.stalled += r.stalled
@@ -83,10 +83,10 @@ package enum GeneratedExplorer {
             shrinkOptions.secondsPerRun = 3
             let (small, path) = GeneratedShrinker.shrink(spec, budget: 150) { candidate in
                 guard Date().timeIntervalSince(shrinkStart) < 60 else { return false }
-                return ExploreRunner.explore(ExploreGeneratedCase(candidate), variant: variant, options: shrinkOptions).failure != nil
+                return ExploreRunner.explore(ExploreGeneratedCase(candidate), delivery: variant, options: shrinkOptions).failure != nil
             }
             let name = GeneratedShrinker.caseName(seed: seed, path: path)
-            if !path.isEmpty, let f = ExploreRunner.explore(ExploreGeneratedCase(small), variant: variant, options: shrinkOptions).failure {
+            if !path.isEmpty, let f = ExploreRunner.explore(ExploreGeneratedCase(small), delivery: variant, options: shrinkOptions).failure {
                 failure = f
             }
             failure.problems += [
@@ -115,7 +115,7 @@ package struct GeneratedStressScenario: LabelledStressScenario {
     package func run(_ it: StressIteration) -> [StressFinding] {
         let spec = GeneratedCaseGenerator.make(seed: it.seed, maxThreads: 4)
         it.setPhase("generated case \(it.seed): \(spec)")
-        let run = GeneratedRun(spec, variant: it.variant, mode: .free)
+        let run = GeneratedRun(spec, delivery: it.variant, mode: .free)
         it.runActors(spec.threads.count) { a, _ in run.runThread(a) }
         run.settle()
         let problems = run.check()
@@ -125,7 +125,7 @@ package struct GeneratedStressScenario: LabelledStressScenario {
         let started = Date()
         let (small, path) = GeneratedShrinker.shrink(spec, budget: 120) { candidate in
             guard Date().timeIntervalSince(started) < 8 else { return false }
-            return GeneratedRun.runFree(candidate, variant: it.variant, rounds: 40, seconds: 0.3) != nil
+            return GeneratedRun.runFree(candidate, delivery: it.variant, rounds: 40, seconds: 0.3) != nil
         }
         let name = GeneratedShrinker.caseName(seed: it.seed, path: path)
         let detail = problems.joined(separator: "; ")
@@ -137,11 +137,11 @@ package struct GeneratedStressScenario: LabelledStressScenario {
 extension GeneratedRun {
     /// Runs `spec` on free threads up to `rounds` times or `seconds`, a fresh graph each round;
     /// the problems of the first failing round, or nil. For shrinking and for tests.
-    package static func runFree(_ spec: GeneratedCase, variant: DeliveryVariant, rounds: Int, seconds: Double = .infinity) -> [String]? {
+    package static func runFree(_ spec: GeneratedCase, delivery variant: DeliveryVariant, rounds: Int, seconds: Double = .infinity) -> [String]? {
         let started = Date()
         for _ in 0..<max(1, rounds) {
             if Date().timeIntervalSince(started) > seconds { break }
-            let run = GeneratedRun(spec, variant: variant, mode: .free)
+            let run = GeneratedRun(spec, delivery: variant, mode: .free)
             let go = Atomic<Bool>(false)
             let group = DispatchGroup()
             for t in spec.threads.indices {

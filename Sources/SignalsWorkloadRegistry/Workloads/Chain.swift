@@ -11,7 +11,7 @@ extension WorkloadDeclaration {
         instructions: InstructionCount(
             name: "chain", description: "send → 10 maps → sink, per value", iterations: (100_000, 200_000)
         ) { iterations, variant in
-            runMapStages(10, iterations: iterations, variant: variant)
+            runMapStages(10, iterations: iterations, delivery: variant)
         },
         benchmarks: [
             PackageBenchmark(name: "chain10", scale: .perValue) { iterations, variant, region in

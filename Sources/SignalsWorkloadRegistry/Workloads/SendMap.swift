@@ -10,7 +10,7 @@ extension WorkloadDeclaration {
         instructions: InstructionCount(
             name: "send-map", description: "send → map → sink, per value", iterations: (100_000, 200_000)
         ) { iterations, variant in
-            runMapStages(1, iterations: iterations, variant: variant)
+            runMapStages(1, iterations: iterations, delivery: variant)
         },
         benchmarks: [
             PackageBenchmark(name: "send+map", scale: .perValue) { iterations, variant, region in
@@ -39,7 +39,7 @@ extension WorkloadDeclaration {
 /// field no other handler writes): LLVM merges identical functions of a module, and a merged
 /// closure is reached through a thunk that costs 4 instructions per call, which the counts
 /// would measure.
-func runMapStages(_ stages: Int, iterations: Int, variant: DeliveryVariant) -> Int {
+func runMapStages(_ stages: Int, iterations: Int, delivery variant: DeliveryVariant) -> Int {
     let sink = WorkloadSink()
     let (input, signal) = Signal<Int>.create(delivery: variant)
     var outputs: [SignalOutput<Int>] = []

@@ -143,21 +143,6 @@ package final class GroupProcess: @unchecked Sendable {
         }
     }
 
-    /// Everything the child writes until the end of its output or `deadline`; at the deadline
-    /// the group is killed and `timedOut` is true.
-    package func readAll(until deadline: Date) -> (output: [UInt8], timedOut: Bool) {
-        var out: [UInt8] = []
-        while true {
-            switch read(until: deadline) {
-            case .data(let d): out += d
-            case .end: return (out, false)
-            case .timedOut:
-                killGroup()
-                return (out, true)
-            }
-        }
-    }
-
     /// Whether the child has not been reaped yet (it may be a zombie).
     package var isRunning: Bool {
         if status != nil { return false }
@@ -188,12 +173,6 @@ package final class GroupProcess: @unchecked Sendable {
         guard !isRunning, let s = status else { return "still running" }
         if s & 0x7f == 0 { return "exit status \((s >> 8) & 0xff)" }
         return ChildProcess.signalName(s & 0x7f)
-    }
-
-    /// The exit status when the child exited normally.
-    package var exitStatus: Int32? {
-        guard !isRunning, let s = status, s & 0x7f == 0 else { return nil }
-        return (s >> 8) & 0xff
     }
 }
 

@@ -28,7 +28,7 @@ package struct InstructionCase: RawRepresentable, CaseIterable, Sendable {
 
     /// Runs the case and returns a checksum (the values delivered, summed), which the caller
     /// prints so the work is observable.
-    package func run(iterations: Int, variant: DeliveryVariant) -> Int {
+    package func run(iterations: Int, delivery variant: DeliveryVariant) -> Int {
         count.run(iterations, variant)
     }
 

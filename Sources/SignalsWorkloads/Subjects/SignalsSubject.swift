@@ -6,7 +6,7 @@ import Synchronization
 
 /// The library's two subjects.
 func librarySubjects() -> [any BenchSubject] {
-    [SignalsSubject(variant: .lockFree), SignalsSubject(variant: .mutex)]
+    [SignalsSubject(delivery: .lockFree), SignalsSubject(delivery: .mutex)]
 }
 
 /// Signals with one delivery variant: `Signal<Int>.create(delivery:)` and the operators built
@@ -15,7 +15,7 @@ func librarySubjects() -> [any BenchSubject] {
 package struct SignalsSubject: BenchSubject {
     package let variant: DeliveryVariant
 
-    package init(variant: DeliveryVariant) { self.variant = variant }
+    package init(delivery variant: DeliveryVariant) { self.variant = variant }
 
     package var id: SubjectID { variant == .lockFree ? .lockfree : .mutex }
 

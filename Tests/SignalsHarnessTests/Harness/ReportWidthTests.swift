@@ -33,6 +33,21 @@ struct ReportWidthTests {
         for v in Set(verdicts) { #expect(text.contains(v)) }
     }
 
+    /// The peer figures that no run of `bench` measured are printed as such, with the record
+    /// that says what is known of them, never as "peer references:" alone beside the tables.
+    @Test func peerReferencesAreLabelledAsMeasuredElsewhere() throws {
+        let report = try canonicalReport()
+        for text in [RunReport(report: report).rendered(.text), RunReport(report: report, wide: true).rendered(.text)] {
+            #expect(text.contains("peer references (measured elsewhere, not by this run"))
+            #expect(!text.contains("peer references:"))
+            #expect(text.contains(Targets.peerReferencesRecord))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let record = try String(contentsOf: root.appendingPathComponent(Targets.peerReferencesRecord), encoding: .utf8)
+        #expect(record.contains("Not measured by this harness, not on this machine"))
+    }
+
     /// `--wide` keeps every column, whatever the width.
     @Test func wideKeepsEveryColumn() throws {
         let text = RunReport(report: try canonicalReport(), wide: true).rendered(.text)

@@ -24,7 +24,7 @@ struct DeliveryQueueTSanConcurrencyTests {
         let runner = StressRunner(options: StressOptions(
             seed: Self.seed, secondsPerRun: 0.6, iterations: 60, threads: 4, operations: 300,
             watchdogSeconds: 60, leakGraceSeconds: 3, exitOnDeadlock: false))
-        let result = runner.run(scenario, variant: variant)
+        let result = runner.run(scenario, delivery: variant)
         let report = StressReport(seed: Self.seed, threads: 4, operations: 300, secondsPerRun: 0.6, iterationCap: 60, results: [result])
         print(report.table())
         #expect(result.iterations > 0)

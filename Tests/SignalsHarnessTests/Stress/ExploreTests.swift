@@ -16,7 +16,7 @@ struct ExploreTests {
         let scenario = try #require(ExploreCatalogue.all.first { $0.name == name })
         for strategy in [ExploreStrategyChoice.pct(depth: 3), .dfs(preemptions: 1)] {
             let options = ExploreOptions(strategy: strategy, schedules: 4, seed: 0x5EED_E4, secondsPerRun: 5)
-            let r = ExploreRunner.explore(scenario, variant: variant, options: options)
+            let r = ExploreRunner.explore(scenario, delivery: variant, options: options)
             #expect(r.schedules > 0)
             #expect(r.failure == nil, "\(name) / \(variant): \(r.failure.map { "\($0.problems) at \($0.choices)" } ?? "")")
             // A stalled schedule (a thread blocked outside the points: another suite's debug
@@ -30,11 +30,11 @@ struct ExploreTests {
         let scenario = ExploreSendPair()
         let strategy = PCTStrategy(depth: 3, steps: 40, threads: 2, seed: 42)
         let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 1, seed: 42)
-        let first = ExploreRunner.runSchedule(scenario, variant: variant, strategy: strategy, options: options)
-        let again = ExploreRunner.runSchedule(scenario, variant: variant, strategy: strategy, options: options)
+        let first = ExploreRunner.runSchedule(scenario, delivery: variant, strategy: strategy, options: options)
+        let again = ExploreRunner.runSchedule(scenario, delivery: variant, strategy: strategy, options: options)
         #expect(first.choices == again.choices)
         #expect(first.choices.count > 1)
-        let replayed = ExploreRunner.runSchedule(scenario, variant: variant, strategy: ReplayStrategy(choices: first.choices), options: options)
+        let replayed = ExploreRunner.runSchedule(scenario, delivery: variant, strategy: ReplayStrategy(choices: first.choices), options: options)
         #expect(replayed.choices == first.choices)
         #expect((replayed.strategy as? ReplayStrategy)?.divergedAt == nil)
     }
@@ -50,7 +50,7 @@ struct ExploreTests {
     func staleGenerateEndSchedulesPass(_ variant: DeliveryVariant, _ recorded: String) throws {
         let choices = try ExploreChoices.parse(recorded).get()
         let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 1, seed: 0)
-        let r = ExploreRunner.runSchedule(ExploreGenerateStaleEnd(), variant: variant,
+        let r = ExploreRunner.runSchedule(ExploreGenerateStaleEnd(), delivery: variant,
                                           strategy: ReplayStrategy(choices: choices), options: options)
         #expect(r.problems.isEmpty, "\(variant): \(r.problems)")
         #expect((r.strategy as? ReplayStrategy)?.divergedAt == nil)
@@ -83,9 +83,9 @@ struct ExploreTests {
     /// DFS runs every schedule within its bound once, and more of them with a larger bound
     /// (with none it still varies the free choices: who starts, who runs after a thread ends).
     @Test func dfsEnumeratesWithinItsBound() {
-        let none = ExploreRunner.explore(ExploreSendPair(), variant: .lockFree,
+        let none = ExploreRunner.explore(ExploreSendPair(), delivery: .lockFree,
                                          options: ExploreOptions(strategy: .dfs(preemptions: 0), schedules: 100, seed: 0))
-        let one = ExploreRunner.explore(ExploreSendPair(), variant: .lockFree,
+        let one = ExploreRunner.explore(ExploreSendPair(), delivery: .lockFree,
                                         options: ExploreOptions(strategy: .dfs(preemptions: 1), schedules: 10_000, seed: 0))
         #expect(none.exhausted && one.exhausted)
         #expect(none.schedules < one.schedules)
@@ -96,12 +96,12 @@ struct ExploreTests {
     /// reported as a deadlock with their schedule, and a thread that never stops reaching
     /// points as a livelock; neither hangs the run.
     @Test func deadlockAndLivelockAreFailures() {
-        let deadlock = ExploreRunner.explore(MutualWait(), variant: .lockFree,
+        let deadlock = ExploreRunner.explore(MutualWait(), delivery: .lockFree,
                                              options: ExploreOptions(strategy: .pct(depth: 2), schedules: 1, seed: 1))
         #expect(deadlock.failure?.problems.first?.hasPrefix("deadlock") == true, "\(String(describing: deadlock.failure))")
         var options = ExploreOptions(strategy: .dfs(preemptions: 0), schedules: 1, seed: 1)
         options.maxSteps = 500
-        let livelock = ExploreRunner.explore(EndlessSpin(), variant: .lockFree, options: options)
+        let livelock = ExploreRunner.explore(EndlessSpin(), delivery: .lockFree, options: options)
         #expect(livelock.failure?.problems.first?.hasPrefix("livelock") == true, "\(String(describing: livelock.failure))")
     }
 }

@@ -96,7 +96,7 @@ struct GeneratedCaseTests {
     @Test(arguments: foundCases.indices, DeliveryVariant.allCases)
     func foundCasesKeepEveryPromiseOnFreeThreads(_ index: Int, _ variant: DeliveryVariant) {
         let (name, spec) = Self.foundCases[index]
-        let problems = GeneratedRun.runFree(spec, variant: variant, rounds: 60, seconds: 1)
+        let problems = GeneratedRun.runFree(spec, delivery: variant, rounds: 60, seconds: 1)
         #expect(problems == nil, "\(name) / \(variant): \(problems ?? [])")
     }
 
@@ -113,7 +113,7 @@ struct GeneratedCaseTests {
         let (name, spec) = Self.foundCases[index]
         for strategy in [ExploreStrategyChoice.dfs(preemptions: 2), .pct(depth: 4)] {
             let options = ExploreOptions(strategy: strategy, schedules: 150, seed: 0x6E4E, secondsPerRun: 1.5)
-            let r = ExploreRunner.explore(ExploreGeneratedCase(spec), variant: variant, options: options)
+            let r = ExploreRunner.explore(ExploreGeneratedCase(spec), delivery: variant, options: options)
             #expect(r.schedules > 0)
             #expect(r.failure == nil, "\(name) / \(variant): \(r.failure.map { "\($0.problems) at \(ExploreChoices.format($0.choices))" } ?? "")")
         }
@@ -124,7 +124,7 @@ struct GeneratedCaseTests {
     @Test(notUnderThreadSanitizer, arguments: DeliveryVariant.allCases)
     func generatedCasesFromASeedPass(_ variant: DeliveryVariant) {
         let options = ExploreOptions(strategy: .pct(depth: 3), schedules: 300, seed: 0xC0FFEE, secondsPerRun: 6)
-        let r = GeneratedExplorer.explore(variant: variant, options: options, caseName: nil, schedulesPerCase: 20)
+        let r = GeneratedExplorer.explore(delivery: variant, options: options, caseName: nil, schedulesPerCase: 20)
         #expect(r.cases > 1)
         #expect(r.failure == nil, "\(variant): \(r.failure.map { $0.problems.joined(separator: "\n") } ?? "")")
     }

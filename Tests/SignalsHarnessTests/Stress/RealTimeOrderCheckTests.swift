@@ -41,7 +41,7 @@ import Testing
         var options = StressOptions(seed: 7, secondsPerRun: 20, iterations: 200, threads: 3, operations: 400,
                                     leakGraceSeconds: 0.2, log: { _ in })
         options.stopOnForbidden = true
-        let result = StressRunner(options: options).run(RealTimeOrderScenario(returnsEarly: true), variant: variant)
+        let result = StressRunner(options: options).run(RealTimeOrderScenario(returnsEarly: true), delivery: variant)
         #expect(result.saw(.forbidden, StressCheck.realTimeOrder), "\(result.outcomes.map { "\($0.grade.rawValue) \($0.name)" })")
     }
 
@@ -49,7 +49,7 @@ import Testing
     func libraryKeepsRealTimeOrder(_ variant: DeliveryVariant) {
         let options = StressOptions(seed: 11, secondsPerRun: 20, iterations: 30, threads: 3, operations: 400,
                                     leakGraceSeconds: 0.2, log: { _ in })
-        let result = StressRunner(options: options).run(RealTimeOrderScenario(), variant: variant)
+        let result = StressRunner(options: options).run(RealTimeOrderScenario(), delivery: variant)
         #expect(result.passed, "\(result.outcomes.map { "\($0.grade.rawValue) \($0.name)" })")
     }
 }

@@ -266,7 +266,7 @@ struct StressArbiterTests {
             seed: 0xBAD, secondsPerRun: 20, iterations: iterations, threads: 3, operations: 64,
             watchdogSeconds: watchdog, leakGraceSeconds: 0.2, exitOnDeadlock: false, log: { _ in })
         options.stopOnForbidden = true
-        return StressRunner(options: options).run(scenario, variant: variant)
+        return StressRunner(options: options).run(scenario, delivery: variant)
     }
 
     func expectForbidden(_ r: StressRunResult, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -324,7 +324,7 @@ struct StressArbiterTests {
         var options = StressOptions(seed: 0xBAD, iterations: 3, threads: 2, operations: 8, watchdogSeconds: 1,
                                     exitOnDeadlock: false, log: { l in lines.withLock { $0.append(l) } })
         options.stopOnForbidden = true
-        let r = StressRunner(options: options).run(StuckScenario(), variant: .mutex)
+        let r = StressRunner(options: options).run(StuckScenario(), delivery: .mutex)
         #expect(r.deadlocked)
         #expect(r.saw(.forbidden, StressCheck.deadlock))
         let report = lines.withLock { $0.joined(separator: "\n") }

@@ -22,7 +22,7 @@ struct StressConcurrencyTests {
         let runner = StressRunner(options: StressOptions(
             seed: Self.seed, secondsPerRun: seconds, iterations: nil, threads: 3, operations: 64,
             watchdogSeconds: 30, leakGraceSeconds: 3, exitOnDeadlock: false))
-        let result = runner.run(scenario, variant: variant)
+        let result = runner.run(scenario, delivery: variant)
         let report = StressReport(seed: Self.seed, threads: 3, operations: 64, secondsPerRun: seconds, iterationCap: nil, results: [result])
         print(report.table())
         #expect(result.iterations > 0)

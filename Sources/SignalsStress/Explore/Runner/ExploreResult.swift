@@ -41,7 +41,7 @@ package struct ExploreResult: Sendable {
     package var arguments: String?
 
     /// An empty result for `scenario` on `variant`.
-    package init(scenario: String, variant: DeliveryVariant) {
+    package init(scenario: String, delivery variant: DeliveryVariant) {
         self.scenario = scenario
         self.variant = variant
     }

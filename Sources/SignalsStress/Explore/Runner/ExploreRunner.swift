@@ -18,9 +18,9 @@ package enum ExploreRunner {
     #if DEBUG
     /// Explores `scenario` on `variant`. `progress` is called after each schedule with the
     /// result so far.
-    package static func explore(_ scenario: any ExploreScenario, variant: DeliveryVariant, options: ExploreOptions,
+    package static func explore(_ scenario: any ExploreScenario, delivery variant: DeliveryVariant, options: ExploreOptions,
                                 progress: (ExploreResult) -> Void = { _ in }) -> ExploreResult {
-        var result = ExploreResult(scenario: scenario.name, variant: variant)
+        var result = ExploreResult(scenario: scenario.name, delivery: variant)
         let started = Date()
         var seenChoices = Set<[Int]>()
         func record(_ run: ScheduleRun, seed: UInt64?) -> Bool {
@@ -42,7 +42,7 @@ package enum ExploreRunner {
         }
 
         if let replay = options.replay {
-            let run = runSchedule(scenario, variant: variant, strategy: ReplayStrategy(choices: replay), options: options)
+            let run = runSchedule(scenario, delivery: variant, strategy: ReplayStrategy(choices: replay), options: options)
             result.divergedAt = (run.strategy as? ReplayStrategy)?.divergedAt
             _ = record(run, seed: nil)
             return result
@@ -51,7 +51,7 @@ package enum ExploreRunner {
         case .dfs(let bound):
             var strategy = DFSStrategy(bound: bound)
             while result.schedules < options.schedules && timeLeft() {
-                let run = runSchedule(scenario, variant: variant, strategy: strategy, options: options)
+                let run = runSchedule(scenario, delivery: variant, strategy: strategy, options: options)
                 guard record(run, seed: nil) else { break }
                 strategy = run.strategy as! DFSStrategy
                 if !strategy.advance() { result.exhausted = true; break }
@@ -60,13 +60,13 @@ package enum ExploreRunner {
             // k, the steps PCT spreads its change points over: the schedule points of a
             // schedule that preempts nobody (not counted as one of the run's schedules), which
             // bounds the decisions of any schedule that does not wait longer.
-            let probe = runSchedule(scenario, variant: variant, strategy: DFSStrategy(bound: 0), options: options)
+            let probe = runSchedule(scenario, delivery: variant, strategy: DFSStrategy(bound: 0), options: options)
             let steps = max(1, probe.points)
             let threads = scenario.make(variant).threads.count
             for i in 0..<options.schedules where timeLeft() {
                 let seed = options.seed &+ UInt64(i)
                 let strategy = PCTStrategy(depth: depth, steps: steps, threads: threads, seed: seed)
-                let run = runSchedule(scenario, variant: variant, strategy: strategy, options: options)
+                let run = runSchedule(scenario, delivery: variant, strategy: strategy, options: options)
                 guard record(run, seed: seed) else { break }
             }
         }
@@ -91,7 +91,7 @@ package enum ExploreRunner {
     }
 
     /// One schedule: a fresh graph, its threads under a scheduler following `strategy`, the check.
-    package static func runSchedule(_ scenario: any ExploreScenario, variant: DeliveryVariant, strategy: any ScheduleStrategy,
+    package static func runSchedule(_ scenario: any ExploreScenario, delivery variant: DeliveryVariant, strategy: any ScheduleStrategy,
                             options: ExploreOptions) -> ScheduleRun {
         var problems: [String] = []
         let (choices, points, stalled, finished, failure, after): ([Int], Int, Bool, Bool, String?, any ScheduleStrategy) = {
@@ -116,7 +116,7 @@ package enum ExploreRunner {
             // The check and the graph's release run here, on the runner's thread, outside the
             // schedule: a library bug can hang them (a cancel waiting for a hand-over this
             // thread deferred), and that is reported with the schedule, not left as a silent hang.
-            ExploreTeardownWatch.shared.arm(scenario: scenario.name, variant: variant, choices: scheduler.choices,
+            ExploreTeardownWatch.shared.arm(scenario: scenario.name, delivery: variant, choices: scheduler.choices,
                                             seconds: options.teardownSeconds)
             if finished { problems = c.check() }
             return (scheduler.choices, scheduler.steps, stalled, finished, scheduler.failure, scheduler.finalStrategy)
@@ -155,7 +155,7 @@ final class ExploreTeardownWatch: Sendable {
         watcher.start()
     }
 
-    func arm(scenario: String, variant: DeliveryVariant, choices: [Int], seconds: Double) {
+    func arm(scenario: String, delivery variant: DeliveryVariant, choices: [Int], seconds: Double) {
         let a = Armed(scenario: scenario, variant: variant, choices: choices, seconds: seconds,
                       deadline: .now + .milliseconds(Int64(seconds * 1000)))
         armed.withLock { $0 = a }

@@ -107,7 +107,6 @@ struct SequenceEqualConformanceTests {
 
     @Test("should error if the source is a throw", arguments: variants) func shouldErrorIfTheSourceIsAThrow(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.cold(" #            ")
             let s2 = m.cold(" ---a--b--c--|")
             let expected =   "#            "
@@ -118,7 +117,6 @@ struct SequenceEqualConformanceTests {
 
     @Test("should never return if source is a never", arguments: variants) func shouldNeverReturnIfSourceIsANever(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.cold(" ------------")
             let s2 = m.cold(" --a--b--c--|")
             let expected =   "------------"
@@ -129,7 +127,6 @@ struct SequenceEqualConformanceTests {
 
     @Test("should never return if compareTo is a never", arguments: variants) func shouldNeverReturnIfCompareToIsANever(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.cold(" --a--b--c--|")
             let s2 = m.cold(" ------------")
             let expected =   "------------"
@@ -170,7 +167,6 @@ struct SequenceEqualConformanceTests {
 
     @Test("should return never if compareTo is empty and source is never", arguments: variants) func shouldReturnNeverIfCompareToIsEmptyAndSourceIsNever(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.cold(" -")
             let s2 = m.cold(" |")
             let expected =   "-"
@@ -181,7 +177,6 @@ struct SequenceEqualConformanceTests {
 
     @Test("should return never if source is empty and compareTo is never", arguments: variants) func shouldReturnNeverIfSourceIsEmptyAndCompareToIsNever(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let booleans: [Character: Bool] = ["T": true, "F": false]
             let s1 = m.cold(" |")
             let s2 = m.cold(" -")
             let expected =   "-"

@@ -91,7 +91,6 @@ struct DematerializeConformanceTests {
 
     @Test("should dematerialize stream throws", arguments: variants) func shouldDematerializeStreamThrows(_ variant: DeliveryVariant) {
         marbleTest(variant) { m in
-            let error =   "error"
             let e1 = m.hot("  (x|)", values: ["x": Note.failure(.other(MarbleError("error")))])
             let e1subs =   "  (^!)"
             let expected =   "#   "
