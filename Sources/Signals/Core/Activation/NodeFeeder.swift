@@ -44,10 +44,10 @@ final class FeederRecord: @unchecked Sendable {
     /// a feeder (a merged input's source): dropped when the record goes, after the feeder has
     /// stopped (removed, ended, or the node freed), so the source can be added or subscribed
     /// again. Set before the record is shared.
-    @usableFromInline var outputClaim: OutputClaim?
+    @usableFromInline var outputHold: OutputHold?
     @usableFromInline init(_ feeder: any NodeFeeder) { self.feeder = feeder }
     deinit {
         // Handed on rather than dropped in place: see `PendingReleases`.
-        if let claim = outputClaim { PendingReleases.drop(claim) }
+        if let hold = outputHold { PendingReleases.drop(hold) }
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// terminal sink's two closures then capture the terminal alone, which serves as their context,
 /// so a subscription allocates no closure context.
 @usableFromInline
-class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
+class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
@@ -131,7 +131,7 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
 
     /// Returns false if a detach had been requested before (this call did nothing).
     @usableFromInline @discardableResult func requestDetach(end: SignalEnd?) -> Bool {
-        var owner: (any ClaimSlotOwner)? = nil
+        var owner: (any OutputHoldSlotOwner)? = nil
         var early: ChainAttachment? = nil
         var first = true
         let a = detach.withLock { d -> ChainAttachment? in
@@ -141,7 +141,7 @@ class OutputTerminal: OutputClaim, AttachmentReceiver, @unchecked Sendable {
             }
             d.requested = true
             d.end = end
-            // Read under the lock: `setAttachment` drops the claim (clearing `slotOwner`) only
+            // Read under the lock: `setAttachment` drops the hold (clearing `slotOwner`) only
             // after it has seen `requested` here.
             if d.attachment == nil {
                 owner = slotOwner

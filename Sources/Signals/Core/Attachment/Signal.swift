@@ -21,8 +21,8 @@ import Synchronization
 /// of the node upstream of them, which already serializes them, so an extra stage costs one
 /// closure call rather than another trip through a delivery queue.
 public class Signal<T: Sendable>: @unchecked Sendable {
-    // Unchecked Sendable: the stored closure is @Sendable; `claimSlot` is a mutex;
-    // `upstreamClaim` is set before the signal is shared.
+    // Unchecked Sendable: the stored closure is @Sendable; `holdSlot` is a mutex;
+    // `upstreamHold` is set before the signal is shared.
 
     /// The delivery variant of the graph this signal belongs to; derived nodes inherit it.
     public let delivery: DeliveryVariant
@@ -37,11 +37,11 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var attachChain: @Sendable (SignalSink<T>) -> ChainAttachment
 
     /// Who holds this signal's output now.
-    @usableFromInline let claimSlot = Mutex(ClaimSlot())
+    @usableFromInline let holdSlot = Mutex(OutputHoldSlot())
 
     /// The hold this (derived) signal has on the signal it was made from: kept while this
     /// signal exists, and passed on to whoever takes this signal's output.
-    @usableFromInline let upstreamClaim: OutputClaim?
+    @usableFromInline let upstreamHold: OutputHold?
 
     /// Whether `attachChain` installs the sink it is given directly behind a gate of its own:
     /// every call into the sink follows a check of that gate with no other code in between,
@@ -71,12 +71,12 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @inlinable var stageEndStops: NodeBase? { root.newGenerationOnDeactivate ? root : nil }
 
     @usableFromInline
-    init(delivery: DeliveryVariant, root: NodeBase, upstreamClaim: OutputClaim? = nil, attachesBehindGate: Bool = false,
+    init(delivery: DeliveryVariant, root: NodeBase, upstreamHold: OutputHold? = nil, attachesBehindGate: Bool = false,
          fusedDepth: Int = 0,
          attachChain: @escaping @Sendable (SignalSink<T>) -> ChainAttachment) {
         self.delivery = delivery
         self.root = root
-        self.upstreamClaim = upstreamClaim
+        self.upstreamHold = upstreamHold
         self.attachesBehindGate = attachesBehindGate
         self.fusedDepth = fusedDepth
         self.attachChain = attachChain
@@ -85,15 +85,15 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     deinit {
         // Everything this signal holds upstream goes through the thread's pending releases,
         // so that freeing a chain of any length nests no deeper than one stage: dropping the
-        // claim can free the signal upstream, whose deinit would drop its own claim, and so
+        // hold can free the signal upstream, whose deinit would drop its own hold, and so
         // on once per stage (a long chain's release overflowed the stack). The chain closure
-        // is let go here, inside that scope, while the claim still keeps the upstream signal
+        // is let go here, inside that scope, while the hold still keeps the upstream signal
         // (and the closures it holds) alive: let go after this body, it would free the
         // closures it captured one inside the other, or free a node that frees its feeders.
-        let claim = upstreamClaim
+        let hold = upstreamHold
         PendingReleases.releasing {
             attachChain = Self.released
-            if let claim { PendingReleases.drop(claim) }
+            if let hold { PendingReleases.drop(hold) }
         }
     }
 
@@ -102,14 +102,14 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         { _ in ChainAttachment { _ in } }
     }
 
-    /// A signal whose chain is rooted at `node` (holding `upstreamClaim` on the signal that
+    /// A signal whose chain is rooted at `node` (holding `upstreamHold` on the signal that
     /// feeds the node, if any). Detaching closes the chain at once, so no stage of it runs
     /// after a cancel returns, even when the node drops it later.
     @usableFromInline
-    convenience init(rootedAt node: SignalNode<T>, upstreamClaim: OutputClaim? = nil) {
+    convenience init(rootedAt node: SignalNode<T>, upstreamHold: OutputHold? = nil) {
         // Behind a gate: the box's `open` flag, checked right before each call into the chain
         // and cleared first thing by the detach.
-        self.init(delivery: node.variant, root: node, upstreamClaim: upstreamClaim, attachesBehindGate: true) { sink in
+        self.init(delivery: node.variant, root: node, upstreamHold: upstreamHold, attachesBehindGate: true) { sink in
             let box = SinkBox(sink)
             let attachment = NodeOutputAttachment(node: node, box: box)
             // Made before the node is activated: a chain that ends while its sources run
@@ -127,7 +127,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// many as asked for.
     @usableFromInline
     func takeOutput() -> Bool {
-        claimSlot.withLock { slot in
+        holdSlot.withLock { slot in
             if slot.isTaken { return false }
             slot.permanentlyTaken = true
             return true
@@ -140,46 +140,46 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     /// freed, or a merged source removed, frees its inputs for other uses.
     @usableFromInline
     func takeOutput(for record: FeederRecord) -> Bool {
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return false }
-        record.outputClaim = claim
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return false }
+        record.outputHold = hold
         return true
     }
 
-    /// Takes the single output for as long as `claim` holds it: it is free again once the
-    /// claim is dropped (the derived signal released, the subscription detached). The claim
+    /// Takes the single output for as long as `hold` holds it: it is free again once the
+    /// hold is dropped (the derived signal released, the subscription detached). The hold
     /// also keeps this signal's own hold on its upstream, so the whole fused chain stays
-    /// taken while the claimant uses it.
+    /// taken while the holder uses it.
     @usableFromInline
-    func takeOutput(by claim: OutputClaim) -> Bool {
+    func takeOutput(by hold: OutputHold) -> Bool {
         // The previous holder (a detached subscription, a released derived signal) leaves the
         // slot here, and may be its last reference: it is returned out of the lock and freed
         // after the unlock, because freeing it can free a handler's captures and run a user
         // `deinit`, which may use this very signal (no user code under a lock).
-        let (taken, previous) = claimSlot.withLock { slot -> (Bool, OutputClaim?) in
+        let (taken, previous) = holdSlot.withLock { slot -> (Bool, OutputHold?) in
             if slot.isTaken { return (false, nil) }
             let previous = slot.holder.take()
-            slot.holder = claim
+            slot.holder = hold
             return (true, previous)
         }
         withExtendedLifetime(previous) {}
         if taken {
-            // Written before the claim is shared (like `kept`): the claim leaves the slot when
-            // its last hold is dropped (see `OutputClaim.drop`).
-            claim.slotOwner = self
-            if let up = upstreamClaim { claim.keep(up) }
+            // Written before the hold is shared (like `kept`): the hold leaves the slot when
+            // its count reaches zero (see `OutputHold.drop`).
+            hold.slotOwner = self
+            if let up = upstreamHold { hold.keep(up) }
         }
         return taken
     }
 
-    /// Takes `claim` out of the slot if it is still the holder (its last hold was dropped), so
-    /// that the claim (a subscription's terminal, which holds its handler and everything the
+    /// Takes `hold` out of the slot if it is still the holder (its count reached zero), so
+    /// that the hold (a subscription's terminal, which holds its handler and everything the
     /// handler captured) is freed now rather than when the output is next taken or the signal
     /// is freed. Released after the unlock: freeing it can run a user `deinit`.
     @usableFromInline
-    func releaseClaim(_ claim: OutputClaim) {
-        let released = claimSlot.withLock { slot -> OutputClaim? in
-            guard slot.holder === claim else { return nil }
+    func releaseHold(_ hold: OutputHold) {
+        let released = holdSlot.withLock { slot -> OutputHold? in
+            guard slot.holder === hold else { return nil }
             return slot.holder.take()
         }
         withExtendedLifetime(released) {}
@@ -189,7 +189,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @usableFromInline var chainRoot: NodeBase { root }
 
     /// Whether the output is held right now.
-    @usableFromInline var isOutputTaken: Bool { claimSlot.withLock { $0.isTaken } }
+    @usableFromInline var isOutputTaken: Bool { holdSlot.withLock { $0.isTaken } }
 
     /// A signal that fails with `SignalBindError.duplicate` as soon as it is used.
     @usableFromInline
@@ -201,7 +201,7 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         }
         // Its output counts as taken, so everything built on it (a junction, a merged input,
         // a capture's bind) refuses with `.duplicate` rather than reporting success.
-        placeholder.claimSlot.withLock { $0.permanentlyTaken = true }
+        placeholder.holdSlot.withLock { $0.permanentlyTaken = true }
         return placeholder
     }
 
@@ -210,10 +210,10 @@ public class Signal<T: Sendable>: @unchecked Sendable {
     @inlinable
     func appending<U>(_ build: @escaping @Sendable (SignalSink<U>) -> SignalSink<T>) -> Signal<U> {
         if fusedDepth >= Self.fusedDepthLimit { return fusedChainBoundary().appending(build) }
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal<U>(delivery: delivery, root: root, upstreamClaim: claim, fusedDepth: fusedDepth &+ 1) { sink in
+        return Signal<U>(delivery: delivery, root: root, upstreamHold: hold, fusedDepth: fusedDepth &+ 1) { sink in
             upstream(build(sink))
         }
     }
@@ -244,9 +244,9 @@ public class Signal<T: Sendable>: @unchecked Sendable {
         let node = SignalNode<T>(variant: delivery, context: context, newGenerationOnDeactivate: true)
         // A refused output still reaches its handler on `context`: the duplicate error goes
         // through the new node like any result.
-        let claim = OutputClaim()
-        let upstream = takeOutput(by: claim) ? self : .duplicate(delivery: delivery, root: root)
+        let hold = OutputHold()
+        let upstream = takeOutput(by: hold) ? self : .duplicate(delivery: delivery, root: root)
         node.addFeeder(FeederRecord(ChainFeeder(upstream: upstream, into: node) { n in SignalSink(forwardingInto: n) }))
-        return Signal(rootedAt: node, upstreamClaim: claim)
+        return Signal(rootedAt: node, upstreamHold: hold)
     }
 }

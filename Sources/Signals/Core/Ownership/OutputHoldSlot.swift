@@ -2,20 +2,20 @@ import Synchronization
 
 /// Who holds a signal's output (see `Signal.takeOutput(by:)`).
 @usableFromInline
-struct ClaimSlot {
-    @usableFromInline var holder: OutputClaim?
+struct OutputHoldSlot {
+    @usableFromInline var holder: OutputHold?
     @usableFromInline var permanentlyTaken = false
     @usableFromInline init() {}
     @usableFromInline var isTaken: Bool { permanentlyTaken || (holder?.isHolding ?? false) }
 }
 
-/// What a claim is held in: a signal's output slot.
+/// What a hold is held in: a signal's output slot.
 @usableFromInline
-protocol ClaimSlotOwner: AnyObject, Sendable {
-    /// Takes `claim` out of the slot if it still holds it.
-    func releaseClaim(_ claim: OutputClaim)
+protocol OutputHoldSlotOwner: AnyObject, Sendable {
+    /// Takes `hold` out of the slot if it still holds it.
+    func releaseHold(_ hold: OutputHold)
     /// The node whose holder runs the chain of the signal that owns the slot.
     var chainRoot: NodeBase { get }
 }
 
-extension Signal: ClaimSlotOwner {}
+extension Signal: OutputHoldSlotOwner {}

@@ -7,17 +7,17 @@ import Glibc
 import Musl
 #endif
 
-/// The claims this thread has still to drop, for releases that would otherwise nest once per
-/// stage: freeing a derived signal drops its claim upstream, which can free the signal
-/// upstream, whose claim … The outermost `drop(_:)` on a thread drops its claim and then every
-/// claim handed to it meanwhile, in a loop; a nested call only appends. All of it happens
+/// The holds this thread has still to drop, for releases that would otherwise nest once per
+/// stage: freeing a derived signal drops its hold upstream, which can free the signal
+/// upstream, whose hold … The outermost `drop(_:)` on a thread drops its hold and then every
+/// hold handed to it meanwhile, in a loop; a nested call only appends. All of it happens
 /// before the outermost call returns (within the `cancel()` or release that started it), on
 /// the releasing thread, and outside every lock.
 @usableFromInline
 enum PendingReleases {
     /// The thread's list: allocated on a thread's first release, freed when the thread exits.
     final class List {
-        var claims: [OutputClaim] = []
+        var holds: [OutputHold] = []
         var objects: [AnyObject] = []
         var draining = false
     }
@@ -42,16 +42,16 @@ enum PendingReleases {
         return list
     }
 
-    /// Drops `claim` now, or after the release this thread is already in the middle of.
+    /// Drops `hold` now, or after the release this thread is already in the middle of.
     @usableFromInline
-    static func drop(_ claim: OutputClaim) {
+    static func drop(_ hold: OutputHold) {
         let list = current
         if list.draining {
-            list.claims.append(claim)
+            list.holds.append(hold)
             return
         }
         list.draining = true
-        claim.drop()
+        hold.drop()
         drain(list)
     }
 
@@ -78,7 +78,7 @@ enum PendingReleases {
 
     private static func drain(_ list: List) {
         while true {
-            if let next = list.claims.popLast() {
+            if let next = list.holds.popLast() {
                 next.drop()
             } else if !list.objects.isEmpty {
                 // Released one at a time, out of the list first: each may hand on more.
