@@ -37,9 +37,7 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
             let accepted: Bool
             switch node.sendPath {
             case .lockFreeDirect:
-                accepted = node.queue._withUnsafeGuaranteedRef {
-                    node.deliverDirect(.success(value), through: unsafeDowncast($0, to: SignalNode<T>.LockFreeQueue.self))
-                }
+                accepted = node.withLockFreeQueue { node.deliverDirect(.success(value), through: $0) }
             case .mutexDirect:
                 accepted = node.sendMutexDirect(value)
             case .outlined:

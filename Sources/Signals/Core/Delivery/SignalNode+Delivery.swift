@@ -11,11 +11,7 @@ extension SignalNode {
     /// value accepted here (true) is always delivered (unless the output is cancelled).
     @inlinable @inline(__always) @discardableResult
     func deliver(_ result: Result<T, SignalEnd>) -> Bool {
-        if variant == .lockFree {
-            return queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            return queue._withUnsafeGuaranteedRef { deliver(result, through: unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        withQueue(lockFree: { deliver(result, through: $0) }, mutex: { deliver(result, through: $0) })
     }
 
     @inlinable @inline(__always)
@@ -37,19 +33,6 @@ extension SignalNode {
     func sendOutlined(_ value: T, expectedActive: Int) -> Bool {
         if newGenerationOnDeactivate { return deliver(checked: .success(value), expectedActive: expectedActive) }
         return deliver(.success(value))
-    }
-
-    /// A value sent by an input of a `.direct` node on the mutex variant (`sendPath`
-    /// `.mutexDirect`). Out of line so that `SignalInput.send(value:)`, which inlines the
-    /// lock-free path, keeps that path's registers (the mutex queue's claim, inlined beside
-    /// it, cost every lock-free send one more saved register); the claim is inlined here, so
-    /// the mutex path is one call and no generic function shared with other element types
-    /// (merged specializations took an extra argument per call).
-    @inlinable @inline(never)
-    func sendMutexDirect(_ value: T) -> Bool {
-        queue._withUnsafeGuaranteedRef {
-            deliverDirect(.success(value), through: unsafeDowncast($0, to: MutexQueue.self))
-        }
     }
 
     /// `deliver(_:through:)` for a `.direct` node: the holder delivers on this thread.
@@ -77,15 +60,8 @@ extension SignalNode {
     /// the check with them (one object per contended value, on `generate` nodes only).
     @inlinable @discardableResult
     func deliver(checked result: Result<T, SignalEnd>, expectedActive: Int) -> Bool {
-        if variant == .lockFree {
-            return queue._withUnsafeGuaranteedRef {
-                deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: LockFreeQueue.self))
-            }
-        } else {
-            return queue._withUnsafeGuaranteedRef {
-                deliver(checked: result, expectedActive: expectedActive, through: unsafeDowncast($0, to: MutexQueue.self))
-            }
-        }
+        withQueue(lockFree: { deliver(checked: result, expectedActive: expectedActive, through: $0) },
+                  mutex: { deliver(checked: result, expectedActive: expectedActive, through: $0) })
     }
 
     @inlinable

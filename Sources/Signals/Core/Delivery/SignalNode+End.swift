@@ -102,11 +102,7 @@ extension SignalNode {
             pastTheBound.deferDelivery { [self] in drainHeld() }
             return
         }
-        if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { drainAfterEnqueue(unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            queue._withUnsafeGuaranteedRef { drainAfterEnqueue(unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        withQueue(lockFree: { drainAfterEnqueue($0) }, mutex: { drainAfterEnqueue($0) })
     }
 
     /// Queues `control` as an end (closing the queue to values); true if the node was idle and
@@ -114,15 +110,8 @@ extension SignalNode {
     @usableFromInline
     func enqueueEnd(_ control: NodeControl) -> Bool {
         // An end is always accepted (only values are refused).
-        if variant == .lockFree {
-            return queue._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: LockFreeQueue.self).enqueueAndClaimIfIdle(.end, .control(control)) ?? false
-            }
-        } else {
-            return queue._withUnsafeGuaranteedRef {
-                unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(.end, .control(control)) ?? false
-            }
-        }
+        withQueue(lockFree: { $0.enqueueAndClaimIfIdle(.end, .control(control)) ?? false },
+                  mutex: { $0.enqueueAndClaimIfIdle(.end, .control(control)) ?? false })
     }
 
     /// For a thread that claimed the node by queuing: drains here, or on the node's context.

@@ -13,11 +13,7 @@ extension SignalNode {
     /// would close a cycle of threads (`WaitRegistry`); `work` then runs later, in line.
     @inlinable
     func perform(_ work: @escaping () -> Void) {
-        if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            queue._withUnsafeGuaranteedRef { perform(work, waiting: true, through: unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        withQueue(lockFree: { perform(work, waiting: true, through: $0) }, mutex: { perform(work, waiting: true, through: $0) })
     }
 
     /// Runs `work` while holding the node, in line with values, and never waits: if another
@@ -27,11 +23,7 @@ extension SignalNode {
     /// so nothing needs to wait for it.
     @inlinable
     func post(_ work: @escaping () -> Void) {
-        if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            queue._withUnsafeGuaranteedRef { perform(work, waiting: false, through: unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        withQueue(lockFree: { perform(work, waiting: false, through: $0) }, mutex: { perform(work, waiting: false, through: $0) })
     }
 
     @inlinable
@@ -72,11 +64,7 @@ extension SignalNode {
     @inlinable
     func performIfIdle(_ work: () -> Void) -> Bool {
         if isAsync { return false }
-        if variant == .lockFree {
-            return queue._withUnsafeGuaranteedRef { performIfIdle(work, through: unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            return queue._withUnsafeGuaranteedRef { performIfIdle(work, through: unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        return withQueue(lockFree: { performIfIdle(work, through: $0) }, mutex: { performIfIdle(work, through: $0) })
     }
 
     @inlinable
@@ -130,11 +118,7 @@ extension SignalNode {
     /// Opens the delivery queue to values again after an end (see `DeliveryQueue.reopen`).
     @usableFromInline
     func reopenQueue() {
-        if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LockFreeQueue.self).reopen() }
-        } else {
-            queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).reopen() }
-        }
+        withQueue(lockFree: { $0.reopen() }, mutex: { $0.reopen() })
     }
 
     /// Installs `box` (retained here) as the output. Holder-only.

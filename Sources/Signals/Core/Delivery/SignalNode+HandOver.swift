@@ -48,12 +48,7 @@ extension SignalNode {
     /// for a value that comes after an end the node already accepted (as `deliver` does).
     @inlinable @inline(never) @discardableResult
     func handOverPastTheBound(_ message: Message, kind: QueueElementKind, _ bounds: DepthBounds) -> Bool {
-        let claimed: Bool?
-        if variant == .lockFree {
-            claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: LockFreeQueue.self).enqueueAndClaimIfIdle(kind, message) }
-        } else {
-            claimed = queue._withUnsafeGuaranteedRef { unsafeDowncast($0, to: MutexQueue.self).enqueueAndClaimIfIdle(kind, message) }
-        }
+        let claimed = withQueue(lockFree: { $0.enqueueAndClaimIfIdle(kind, message) }, mutex: { $0.enqueueAndClaimIfIdle(kind, message) })
         guard let claimed else { return false }
         #if DEBUG
         SchedulePoint.here(.deferral)
@@ -62,11 +57,7 @@ extension SignalNode {
         guard claimed else { return true }
         if isAsync {
             // Drained on its context: nothing nests here.
-            if variant == .lockFree {
-                queue._withUnsafeGuaranteedRef { scheduleDrain(unsafeDowncast($0, to: LockFreeQueue.self)) }
-            } else {
-                queue._withUnsafeGuaranteedRef { scheduleDrain(unsafeDowncast($0, to: MutexQueue.self)) }
-            }
+            withQueue(lockFree: { scheduleDrain($0) }, mutex: { scheduleDrain($0) })
         } else {
             bounds.deferDelivery { [self] in drainHeld() }
         }
@@ -91,11 +82,7 @@ extension SignalNode {
     /// Drains this node, which this thread holds (claimed by `handOverPastTheBound`).
     @usableFromInline
     func drainHeld() {
-        if variant == .lockFree {
-            queue._withUnsafeGuaranteedRef { drain(unsafeDowncast($0, to: LockFreeQueue.self)) }
-        } else {
-            queue._withUnsafeGuaranteedRef { drain(unsafeDowncast($0, to: MutexQueue.self)) }
-        }
+        withQueue(lockFree: { drain($0) }, mutex: { drain($0) })
     }
 }
 
