@@ -24,7 +24,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         /// Which `bind` made this binding (0: none). A later binding to the same input is
         /// another binding: an end or a disconnect of the old one must not undo it.
         var id = 0
-        /// `bind` has claimed the binding and is attaching its chain (`attachment` is not
+        /// `bind` has taken the binding and is attaching its chain (`attachment` is not
         /// stored yet).
         var attaching = false
         /// A `disconnect` or the source's end came while `attaching`: `bind` detaches its
@@ -42,10 +42,10 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// it (the latest request wins), so two racing rebinds never refuse each other.
     let rebinds = Mutex<(running: Bool, next: RebindRequest?)>((false, nil))
     /// The junction's hold on its signal's output, for as long as the junction exists.
-    let claim = OutputClaim()
+    let hold = OutputHold()
 
     init(signal: Signal<T>) {
-        source = signal.takeOutput(by: claim) ? signal : nil
+        source = signal.takeOutput(by: hold) ? signal : nil
     }
 
     /// Binds the signal to `input`: its results are sent there from now on.
@@ -74,9 +74,9 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
         let id = bindingIDs.wrappingAdd(1, ordering: .relaxed).newValue
-        // The loop check, the claim and the topology edge are one step under `topologyLock`,
+        // The loop check, the hold and the topology edge are one step under `topologyLock`,
         // which `disconnect` also takes to remove the edge: a disconnect can no longer fall
-        // between the claim and the edge and leave a stale edge behind (a false `.loop` later,
+        // between the hold and the edge and leave a stale edge behind (a false `.loop` later,
         // and the source's root kept alive). On refusal nothing has changed.
         let (refusal, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
             if binding.withLock({ $0.input != nil }) { return (.duplicate, false) }
@@ -216,6 +216,6 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
 
     deinit {
         _ = disconnect()
-        claim.drop()
+        hold.drop()
     }
 }

@@ -46,16 +46,16 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     let held: HeldResults<T>
     let connected = Atomic<Bool>(false)
     /// The capture's hold on its signal's output, for as long as the capture exists.
-    let claim: OutputClaim
+    let hold: OutputHold
 
     init(signal: Signal<T>) {
         let node = SignalNode<T>(variant: signal.delivery)
         let held = HeldResults<T>()
         self.node = node
-        let claim = OutputClaim()
-        self.claim = claim
+        let hold = OutputHold()
+        self.hold = hold
         self.held = held
-        if signal.takeOutput(by: claim) {
+        if signal.takeOutput(by: hold) {
             // Only what a cache replays while the capture activates is an activation value;
             // what a source sends meanwhile (`just`, `generate`) is held like any later value.
             node.output = SignalSink(value: { held.receive(.success($0)) }, end: { held.receive(.failure($0)) })
@@ -148,7 +148,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
     public func bind(to input: SignalInput<T>, resend: Bool = false) -> Result<SignalJunction<T>, SignalBindError> {
         if connected.load(ordering: .acquiring) { return .failure(.duplicate) }
         let s = signal(resend: resend)
-        // Another thread took the output between the check and `signal`: its claim stands.
+        // Another thread took the output between the check and `signal`: its hold stands.
         if s.isOutputTaken { return .failure(.duplicate) }
         let j = s.junction()
         if let e = j.bind(to: input) {
@@ -179,7 +179,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
 
     deinit {
         cancel()
-        claim.drop()
+        hold.drop()
     }
 }
 

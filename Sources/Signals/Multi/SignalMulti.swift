@@ -64,7 +64,7 @@ public final class SignalMulti<T: Sendable>: Signal<T>, @unchecked Sendable {
     override func takeOutput() -> Bool { true }
 
     @usableFromInline
-    override func takeOutput(by claim: OutputClaim) -> Bool { true }
+    override func takeOutput(by hold: OutputHold) -> Bool { true }
 }
 
 /// What a multi node remembers for new branches.

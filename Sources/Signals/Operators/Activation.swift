@@ -64,10 +64,10 @@ extension Signal {
     /// The same signal, holding `owner` for as long as the signal exists or is attached.
     func keepingAlive(_ owner: AnyObject & Sendable) -> Signal<T> {
         let upstream = self
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return .duplicate(delivery: delivery, root: root) }
         // Held by the signal until it is used, then by each attachment until it detaches.
-        return Signal(delivery: delivery, root: root, upstreamClaim: claim) { sink in
+        return Signal(delivery: delivery, root: root, upstreamHold: hold) { sink in
             let inner = upstream.attachChain(sink)
             return ChainAttachment { end in withExtendedLifetime(owner) { inner.detach(endedWith: end) } }
         }

@@ -118,9 +118,9 @@ extension Signal {
     func completingOnActivationUnconnected<U: Sendable>() -> Signal<U> {
         let node = SignalNode<U>(variant: delivery, newGenerationOnDeactivate: true)
         node.addFeeder(FeederRecord(GenerateFeeder(node: node, context: .direct) { input in input?.complete() }))
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: node) }
-        return Signal<U>(rootedAt: node, upstreamClaim: claim)
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return .duplicate(delivery: delivery, root: node) }
+        return Signal<U>(rootedAt: node, upstreamHold: hold)
     }
 }
 

@@ -297,7 +297,7 @@ final class SideInputHolder<T: Sendable>: Sendable {
 }
 
 /// Holds a signal that an operator's closure subscribes later (`delaySubscription`'s source
-/// and trigger), not through the chain's claim: freeing the closure would free that signal
+/// and trigger), not through the chain's output hold: freeing the closure would free that signal
 /// inside its own release, and a chain of such operators one inside the other (100,000
 /// `delaySubscription` stages overflowed a 512 KiB stack). Freed, this hands the signal to
 /// the thread's pending releases, which free it after the release in progress, one at a time.

@@ -1,6 +1,6 @@
 // A user `deinit` must never run under one of the library's locks. Before the fix,
 // `Signal.takeOutput(by:)` replaced the previous (already detached) subscription inside
-// `claimSlot.withLock`, so the subscription and its handler's captures were freed under that
+// `holdSlot.withLock`, so the subscription and its handler's captures were freed under that
 // mutex: a `deinit` that used the same signal crashed with "Recursive call to lock Mutex".
 // The test runs the crashing code in a watchdog thread, so a deadlock variant fails instead
 // of hanging; the crash itself would end the test process (reported as a failed run).
@@ -27,7 +27,7 @@ private final class SignalUsingOwner: @unchecked Sendable {
     }
 
     deinit {
-        // Touches the signal's claim slot (takeOutput) from inside the deinit.
+        // Touches the signal's hold slot (takeOutput) from inside the deinit.
         let derived = signal.map { $0 + 1 }
         _ = derived.delivery
         counts.ran.add(1, ordering: .relaxed)
@@ -61,7 +61,7 @@ struct DeinitOutsideLockTests {
     }
 
     /// While a released handler's deinit runs (slowly) on one thread, another thread can still
-    /// use the signal and take its output: the claim lock is not held across the deinit.
+    /// use the signal and take its output: the hold slot's lock is not held across the deinit.
     @Test(arguments: DeliveryVariant.allCases)
     func otherThreadsAreNotBlockedByAReleasedHandlersDeinit(variant: DeliveryVariant) {
         let inDeinit = DispatchSemaphore(value: 0)

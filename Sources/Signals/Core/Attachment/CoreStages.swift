@@ -97,10 +97,10 @@ extension Signal {
     /// - Returns: this signal's values, unchanged.
     public func onActivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
         if fusedDepth >= Self.fusedDepthLimit { return fusedChainBoundary().onActivate(action) }
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal(delivery: delivery, root: root, upstreamClaim: claim, fusedDepth: fusedDepth &+ 1) { sink in
+        return Signal(delivery: delivery, root: root, upstreamHold: hold, fusedDepth: fusedDepth &+ 1) { sink in
             action()
             return upstream(sink)
         }
@@ -112,10 +112,10 @@ extension Signal {
     /// - Returns: this signal's values, unchanged.
     public func onDeactivate(_ action: @escaping @Sendable () -> Void) -> Signal<T> {
         if fusedDepth >= Self.fusedDepthLimit { return fusedChainBoundary().onDeactivate(action) }
-        let claim = OutputClaim()
-        guard takeOutput(by: claim) else { return .duplicate(delivery: delivery, root: root) }
+        let hold = OutputHold()
+        guard takeOutput(by: hold) else { return .duplicate(delivery: delivery, root: root) }
         let upstream = attachChain
-        return Signal(delivery: delivery, root: root, upstreamClaim: claim, fusedDepth: fusedDepth &+ 1) { sink in
+        return Signal(delivery: delivery, root: root, upstreamHold: hold, fusedDepth: fusedDepth &+ 1) { sink in
             let inner = upstream(sink)
             return ChainAttachment { end in
                 inner.detach(endedWith: end)
