@@ -465,17 +465,44 @@ package final class GeneratedRun: @unchecked Sendable {
 
     // MARK: Ending
 
-    /// Waits (free mode) until the current subscription has received nothing new for 20 ms,
-    /// at most `seconds`: asynchronous contexts deliver after the senders returned.
-    package func settle(seconds: Double = 1) {
+    /// Waits (free mode) until the current subscription has received nothing new for 20 ms
+    /// and every send it may be owed has reached it (or it has ended), at most `seconds`:
+    /// asynchronous contexts deliver after the senders returned, and on a loaded machine a
+    /// queue's delivery can pause for longer than any quiet period (a quiet period alone let
+    /// the checks read a value as lost that was still on its way).
+    package func settle(seconds: Double = 2) {
         guard mode == .free else { return }
         let deadline = Date().addingTimeInterval(seconds)
         var last = -1, stable = 0
-        while Date() < deadline && stable < 4 {
+        while Date() < deadline && (stable < 4 || !owedValuesArrived()) {
             let n = subscriptions.withLock { $0.reduce(0) { $0 + $1.recorder.count } }
             if n == last { stable += 1 } else { stable = 0; last = n }
             usleep(5_000)
         }
+    }
+
+    /// Whether every send the checks could hold the current subscription to (accepted, sent
+    /// within it with no graph change running, on a path that neither filters nor ends) has
+    /// reached it, or it has received its end.
+    private func owedValuesArrived() -> Bool {
+        guard let current = latest else { return true }
+        let index = current.recorder.index
+        let events = current.recorder.snapshot.events
+        var delivered = Set<Int>()
+        for e in events {
+            switch e {
+            case .value(let v): delivered.insert(v)
+            case .end: return true
+            }
+        }
+        let records = sends.withLock { $0 }
+        for r in records where r.accepted && r.input != .trigger
+            && r.subscriptionBefore == index && r.subscriptionAfter == index && !r.disturbanceRunning
+            && spec.isLossless(r.input) && !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value))
+            && !spec.path(of: r.input).contains(where: GeneratedCase.isEnding) {
+            if !delivered.contains(r.value) { return false }
+        }
+        return true
     }
 
     /// Cancels the current subscription and lets go of the inputs and the graph. Returns the

@@ -50,23 +50,39 @@ final class NodeControl: @unchecked Sendable {
         // microsecond, docs/design/churn.md), whereas a parked thread is woken when the holder
         // is done. A holder that was preempted is not helped by the spin either; parking
         // gives it the core.
-        #if DEBUG
-        if waitForTurns(holder: holder) { return }
-        #endif
         let start = DispatchTime.now().uptimeNanoseconds
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.controlWait) }
         defer { if counting { WaitCounters.add(.controlWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
+        #if DEBUG
+        var spinTurns = 0
+        #endif
         while true {
             for _ in 0..<128 where finished.load(ordering: .acquiring) {
                 if counting { WaitCounters.add(.controlWaitEndedInSpin) }
                 return
             }
+            #if DEBUG
+            // A thread of a controlled scheduler (`bench explore`) cannot spin for a holder
+            // that runs only when it yields: its spin is two turns, then it parks as below.
+            if SchedulePoint.waitingTurn(.controlWait) {
+                spinTurns += 1
+                if spinTurns < 2 { continue }
+                break
+            }
+            #endif
             if DispatchTime.now().uptimeNanoseconds &- start > Self.spinNanosecondsBeforeParking { break }
         }
         let me = currentThreadToken()
-        guard WaitRegistry.register(me, waitingFor: holder) else { return }
-        defer { WaitRegistry.unregister(me) }
+        guard Self.registerUnscheduled(me, waitingFor: holder) else { return }
+        defer { Self.unregisterUnscheduled(me) }
+        #if DEBUG
+        // The scheduler's park: turns until the holder has run the control.
+        while !finished.load(ordering: .acquiring) {
+            if !SchedulePoint.waitingTurn(.controlWait) { break }
+        }
+        if finished.load(ordering: .acquiring) { return }
+        #endif
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
@@ -74,20 +90,22 @@ final class NodeControl: @unchecked Sendable {
         semaphore.wait()
     }
 
-    #if DEBUG
-    /// `wait` on a thread of a controlled scheduler (`SchedulePoint`), which cannot block for
-    /// a holder that runs only when it yields: gives the others turns until the control ran,
-    /// with the same cycle check. False on other threads (they wait as usual).
-    func waitForTurns(holder: @escaping @Sendable () -> UInt) -> Bool {
-        guard SchedulePoint.armed.load(ordering: .relaxed) else { return false }
-        let me = currentThreadToken()
-        while !finished.load(ordering: .acquiring) {
-            guard SchedulePoint.unscheduled({ WaitRegistry.register(me, waitingFor: holder) }) else { return true }
-            let yielded = SchedulePoint.waitingTurn(.controlWait)
-            SchedulePoint.unscheduled { WaitRegistry.unregister(me) }
-            if !yielded { return false }
-        }
-        return true
+    /// `WaitRegistry.register`, out of the scheduler's view in debug builds: the registry's
+    /// `Mutex` is held while it reads holders, whose locks have schedule points, and a thread
+    /// suspended there would block the others outside the scheduler.
+    static func registerUnscheduled(_ me: UInt, waitingFor holder: @escaping @Sendable () -> UInt) -> Bool {
+        #if DEBUG
+        return SchedulePoint.unscheduled { WaitRegistry.register(me, waitingFor: holder) }
+        #else
+        return WaitRegistry.register(me, waitingFor: holder)
+        #endif
     }
-    #endif
+
+    static func unregisterUnscheduled(_ me: UInt) {
+        #if DEBUG
+        SchedulePoint.unscheduled { WaitRegistry.unregister(me) }
+        #else
+        WaitRegistry.unregister(me)
+        #endif
+    }
 }
