@@ -105,7 +105,7 @@ extension Signal {
             // The end goes straight to the downstream end: only values pass through here.
             if let terminal = sink.terminal {
                 // Only `ValueTerminal<U>.sink` sets it on a `SignalSink<U>`.
-                let stage = MapIntoTerminalStage(transform, unsafeDowncast(terminal, to: ValueTerminal<U>.self))
+                let stage = MapIntoTerminalStage(transform, uncheckedCast(terminal, to: ValueTerminal<U>.self))
                 return SignalSink(value: { [stage] in stage.value($0) }, end: sink.end)
             }
             let stage = MapStage(transform, sink.value)

@@ -75,9 +75,9 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable @inline(__always)
     func withQueue<R>(lockFree: (LockFreeQueue) -> R, mutex: (MutexQueue) -> R) -> R {
         if variant == .lockFree {
-            return queue._withUnsafeGuaranteedRef { lockFree(unsafeDowncast($0, to: LockFreeQueue.self)) }
+            return queue._withUnsafeGuaranteedRef { lockFree(uncheckedCast($0, to: LockFreeQueue.self)) }
         } else {
-            return queue._withUnsafeGuaranteedRef { mutex(unsafeDowncast($0, to: MutexQueue.self)) }
+            return queue._withUnsafeGuaranteedRef { mutex(uncheckedCast($0, to: MutexQueue.self)) }
         }
     }
 
@@ -85,7 +85,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     /// input's `sendPath` says so): no branch.
     @inlinable @inline(__always)
     func withLockFreeQueue<R>(_ body: (LockFreeQueue) -> R) -> R {
-        queue._withUnsafeGuaranteedRef { body(unsafeDowncast($0, to: LockFreeQueue.self)) }
+        queue._withUnsafeGuaranteedRef { body(uncheckedCast($0, to: LockFreeQueue.self)) }
     }
 
     /// A value sent by an input of a `.direct` node on the mutex variant (`sendPath`
@@ -102,7 +102,7 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
     @inlinable @inline(never)
     func sendMutexDirect(_ value: T) -> Bool {
         queue._withUnsafeGuaranteedRef {
-            deliverDirect(.success(value), through: unsafeDowncast($0, to: MutexQueue.self))
+            deliverDirect(.success(value), through: uncheckedCast($0, to: MutexQueue.self))
         }
     }
 
