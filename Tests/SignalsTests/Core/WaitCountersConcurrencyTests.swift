@@ -11,14 +11,18 @@ import Signals
         let lock = BargingLock()
     }
 
-    /// Holds `shared.lock` on another thread for `milliseconds` while this thread takes it.
-    func contend(_ shared: Shared, milliseconds: Int) {
+    /// Holds `shared.lock` on another thread while this thread takes it, until this thread has
+    /// parked (the word reads 2, which only a parking waiter writes) or 10 s passed: a fixed
+    /// hold could end during the waiter's yields on a loaded machine (a ThreadSanitizer run),
+    /// and then the waiter never parks.
+    func contend(_ shared: Shared) {
         let held = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         Thread {
             shared.lock.lock()
             held.signal()
-            usleep(useconds_t(milliseconds * 1_000))
+            let deadline = Date().addingTimeInterval(10)
+            while shared.lock.word.load(ordering: .relaxed) != 2 && Date() < deadline { usleep(1_000) }
             shared.lock.unlock()
             done.signal()
         }.start()
@@ -32,14 +36,14 @@ import Signals
         let shared = Shared()
         WaitCounters.isCounting.store(false, ordering: .relaxed)
         WaitCounters.reset()
-        contend(shared, milliseconds: 20)
+        contend(shared)
         #expect(WaitCounters.snapshot().values.allSatisfy { $0 == 0 })
 
         WaitCounters.isCounting.store(true, ordering: .relaxed)
         defer { WaitCounters.isCounting.store(false, ordering: .relaxed) }
-        contend(shared, milliseconds: 20)
+        contend(shared)
         let counts = WaitCounters.snapshot()
-        // 20 ms is far past the spin and the yields: the waiter parked.
+        // Held until the waiter parked.
         #expect(counts["waitLockContended", default: 0] >= 1)
         #expect(counts["waitLockParked", default: 0] >= 1)
         #expect(counts["waitYield", default: 0] >= 1)

@@ -88,22 +88,21 @@ final class SignalNode<T: Sendable>: NodeBase, @unchecked Sendable {
         queue._withUnsafeGuaranteedRef { body(uncheckedCast($0, to: LockFreeQueue.self)) }
     }
 
+    /// `withQueue` for a caller that already knows the node is on the mutex variant.
+    @inlinable @inline(__always)
+    func withMutexQueue<R>(_ body: (MutexQueue) -> R) -> R {
+        queue._withUnsafeGuaranteedRef { body(uncheckedCast($0, to: MutexQueue.self)) }
+    }
+
     /// A value sent by an input of a `.direct` node on the mutex variant (`sendPath`
     /// `.mutexDirect`). Out of line so that `SignalInput.send(value:)`, which inlines the
     /// lock-free path, keeps that path's registers (the mutex queue's claim, inlined beside
     /// it, cost every lock-free send one more saved register); the claim is inlined here, so
     /// the mutex path is one call and no generic function shared with other element types
     /// (merged specializations took an extra argument per call).
-    ///
-    /// It reaches the queue itself rather than through a helper like `withLockFreeQueue`:
-    /// through one, this function compiles to different code (six instructions fewer per mutex
-    /// send under `scripts/instruction-counts`), and the recorded counts are for this form;
-    /// that change is to be measured and recorded on its own.
     @inlinable @inline(never)
     func sendMutexDirect(_ value: T) -> Bool {
-        queue._withUnsafeGuaranteedRef {
-            deliverDirect(.success(value), through: uncheckedCast($0, to: MutexQueue.self))
-        }
+        withMutexQueue { deliverDirect(.success(value), through: $0) }
     }
 
     deinit {
