@@ -10,15 +10,7 @@ package struct ExploreSendPair: ExploreScenario {
     package let summary = "two threads send two values each into one input"
 
     package func make(_ variant: DeliveryVariant) -> ExploreCase {
-        let (input, signal) = Signal<Int>.create(delivery: variant)
-        let log = ExploreLog()
-        let output = signal.subscribe { log.receive($0) }
-        let threads: [@Sendable () -> Void] = (0..<2).map { sender in
-            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
-        }
-        return ExploreCase(threads: threads) {
-            withExtendedLifetime((output, input)) { log.check(endExpected: false) }
-        }
+        concurrentSenders(2, valuesEach: 2, variant)
     }
 }
 
@@ -31,15 +23,21 @@ package struct ExploreSendTriple: ExploreScenario {
     package let summary = "three threads send two values each into one input"
 
     package func make(_ variant: DeliveryVariant) -> ExploreCase {
-        let (input, signal) = Signal<Int>.create(delivery: variant)
-        let log = ExploreLog()
-        let output = signal.subscribe { log.receive($0) }
-        let threads: [@Sendable () -> Void] = (0..<3).map { sender in
-            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
-        }
-        return ExploreCase(threads: threads) {
-            withExtendedLifetime((output, input)) { log.check(endExpected: false) }
-        }
+        concurrentSenders(3, valuesEach: 2, variant)
+    }
+}
+
+/// `senders` threads send `valuesEach` values each into one input; every value must arrive
+/// once, each sender's in order, and no end.
+func concurrentSenders(_ senders: Int, valuesEach: Int, _ variant: DeliveryVariant) -> ExploreCase {
+    let (input, signal) = Signal<Int>.create(delivery: variant)
+    let log = ExploreLog()
+    let output = signal.subscribe { log.receive($0) }
+    let threads: [@Sendable () -> Void] = (0..<senders).map { sender in
+        { for seq in 0..<valuesEach { log.send(ExploreLog.value(sender, seq), through: input) } }
+    }
+    return ExploreCase(threads: threads) {
+        withExtendedLifetime((output, input)) { log.check(endExpected: false) }
     }
 }
 
