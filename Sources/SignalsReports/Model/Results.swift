@@ -238,6 +238,13 @@ package struct CaseResult: Codable, Sendable {
     package var violations: [Violation]
     /// Extra counts a workload reports (e.g. values dropped in transit by `mutation`).
     package var counters: [String: Int]
+
+    /// Whether `name` is one of the library's wait counters that churn reports (`wait…`) or
+    /// the pairs they were counted over (`churnPairs`): summed over a launch's rounds, and
+    /// left to the JSON report.
+    package static func isWaitCounter(_ name: String) -> Bool {
+        name.hasPrefix("wait") || name == "churnPairs"
+    }
     /// True when the case ran in a child process.
     package var isolated: Bool
     /// Every launch's timed rounds (ns per operation), launch by launch; absent before schema 3.

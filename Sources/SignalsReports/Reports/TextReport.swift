@@ -386,7 +386,7 @@ struct ReportTables {
     /// The counters a table's note shows, by name: not the library's wait counters (churn's
     /// `wait…` and `churnPairs`, a diagnosis for the JSON report, docs/design/churn.md).
     static func notedCounters(_ r: CaseResult) -> [(key: String, value: Int)] {
-        r.counters.filter { !$0.key.hasPrefix("wait") && $0.key != "churnPairs" }.sorted { $0.key < $1.key }
+        r.counters.filter { !CaseResult.isWaitCounter($0.key) }.sorted { $0.key < $1.key }
     }
 
     func statusText(_ r: CaseResult) -> String {

@@ -57,7 +57,7 @@ final class Trial {
         for (k, v) in ctx.counters {
             // The wait counters add up over the launch's rounds (calibration included), so
             // one slow round's waits are not lost to the next; the rest are the last round's.
-            if k.hasPrefix("wait") || k == "churnPairs" {
+            if CaseResult.isWaitCounter(k) {
                 result.counters[k, default: 0] += v
             } else {
                 result.counters[k] = v
