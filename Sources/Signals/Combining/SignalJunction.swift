@@ -52,7 +52,11 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     ///
     /// - Returns: nil when bound; otherwise why not, and nothing changed:
     ///   `SignalBindError.duplicate` if already bound (or the signal's output was taken
-    ///   elsewhere), `.loop` if `input` feeds this junction's signal.
+    ///   elsewhere), `.loop` if `input` feeds this junction's signal, `.cancelled` if
+    ///   `input` is closed (its signal has ended: the source is then not activated, so a send
+    ///   into it is refused rather than accepted and lost). An end that reaches `input` after
+    ///   this returns (sent into it by another thread) leaves the binding in place: its
+    ///   source's sends are then refused by `input`.
     ///
     /// - Parameter input: the input to send this signal's results into.
     @inlinable @discardableResult
@@ -80,6 +84,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
         // and the source's root kept alive). On refusal nothing has changed.
         let (refusal, run) = topologyLock.withLock { _ -> (SignalBindError?, Bool) in
             if binding.withLock({ $0.input != nil }) { return (.duplicate, false) }
+            if input.isClosed { return (.cancelled, false) }
             if graphReaches(from: source.root, to: input.node) { return (.loop, false) }
             binding.withLock { b in
                 b.input = input

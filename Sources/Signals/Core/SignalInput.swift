@@ -19,6 +19,13 @@ public class SignalInput<T: Sendable>: Lifetime, @unchecked Sendable {
         self.expectedActive = expectedActive
     }
 
+    /// Whether this input refuses everything from now on: its signal has ended, or its
+    /// activation has gone (a `generate` input after its deactivation).
+    @usableFromInline final var isClosed: Bool {
+        let read = node.status.load(ordering: .acquiring)
+        return read >> 2 != expectedActive >> 2 || read & 3 == NodeStatus.ended
+    }
+
     /// Sends a value. Returns nil if it was accepted, and then it is delivered (unless the
     /// subscriber cancels first); `.inactive` if nothing is subscribed (the value is dropped);
     /// `.disconnected` if the stream has ended, including a send that loses a race with the

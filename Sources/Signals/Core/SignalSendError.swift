@@ -12,4 +12,9 @@ public enum SignalBindError: Error, Sendable, Equatable {
     case duplicate
     /// The connection would make a loop in the graph.
     case loop
+    /// The input has been closed: its signal has ended (an end was sent into it, or reached
+    /// it through an earlier binding), or it belongs to an activation that has gone (a
+    /// `generate` input after its deactivation). A binding to it could only forward values
+    /// that the input refuses, so none is made. As CwlSignal's `SignalBindError.cancelled`.
+    case cancelled
 }

@@ -33,6 +33,9 @@
     /// An end of a node that starts a new generation on deactivation (`generate`, merge,
     /// combine, hop): its status closed, not yet delivered (`sendEnd`, before `deliverEnd`).
     case endDelivery
+    /// An end a chain forwards into a node that keeps its generation (a multi, a capture),
+    /// before its feeder epoch is checked and it is queued there (`deliverForwardedEnd`).
+    case forwardedEnd
     /// A graph change queued for the holder of a node, not yet run.
     case graphChange
     /// Waits (the caller cannot go on until another thread moves).

@@ -627,9 +627,6 @@ package final class GeneratedRun: @unchecked Sendable {
                 refusedLate.append("\(GeneratedValue.describe(r.value)) into \(r.input)")
                 continue
             }
-            // A junction bound again after its input's signal ended forwards into a closed
-            // input (`bind(to:)` does not refuse it): known open, docs/guarantees.md.
-            if spec.source == .junction && r.input == .primary && end != nil { continue }
             guard r.accepted, r.input != .trigger, spec.isLossless(r.input),
                   !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value)) else { continue }
             let at = delivered[finalIndex]?[r.value]

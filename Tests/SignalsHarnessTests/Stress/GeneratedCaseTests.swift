@@ -91,7 +91,21 @@ struct GeneratedCaseTests {
             source: .create, steps: [.nodes(10), .merge, .nodes(10)],
             threads: [[.send(.primary, count: 2), .sendEnd(.primary, error: true), .send(.secondary, count: 2)],
                       [.send(.secondary, count: 3)]])),
+        // An earlier activation's end, let through by the hop before the cancel, handed down
+        // a deep chain of multis after a new subscription re-attached them.
+        ("stale end handed down deep multis after a resubscribe", staleEndThroughDeepMultis),
+        // A junction rebound to its input while that input's end (from the junction's own
+        // source) arrives, behind a merge: the bind must refuse the closed input.
+        ("junction rebound while its input's end arrives", GeneratedCase(
+            source: .junction, steps: [.merge],
+            threads: [[.sendEnd(.primary, error: false)], [.rebind, .send(.primary, count: 1)]])),
     ]
+
+    static let staleEndThroughDeepMultis = GeneratedCase(
+        source: .generate, steps: [.hop(.global), .nodes(10)],
+        threads: [[.send(.primary, count: 1), .resubscribe, .send(.primary, count: 1)],
+                  [.sendEnd(.primary, error: true)],
+                  [.cancel]])
 
     @Test(arguments: foundCases.indices, DeliveryVariant.allCases)
     func foundCasesKeepEveryPromiseOnFreeThreads(_ index: Int, _ variant: DeliveryVariant) {
@@ -117,6 +131,18 @@ struct GeneratedCaseTests {
             #expect(r.schedules > 0)
             #expect(r.failure == nil, "\(name) / \(variant): \(r.failure.map { "\($0.problems) at \(ExploreChoices.format($0.choices))" } ?? "")")
         }
+    }
+
+    /// The stale end through deep multis needs a schedule that switches the hop's worker out
+    /// between its generation check and the hand-over into the first multi: PCT with seed
+    /// 9000 found one at schedule 34 (lock-free) and 209 (mutex) before the multis checked
+    /// the feeder epoch of a forwarded end (docs/guarantees.md).
+    @Test(notUnderThreadSanitizer, arguments: DeliveryVariant.allCases)
+    func staleEndThroughDeepMultisPassesTheSchedulesThatFoundIt(_ variant: DeliveryVariant) {
+        let options = ExploreOptions(strategy: .pct(depth: 4), schedules: 260, seed: 9000, secondsPerRun: 30)
+        let r = ExploreRunner.explore(ExploreGeneratedCase(Self.staleEndThroughDeepMultis), delivery: variant, options: options)
+        #expect(r.schedules > 0)
+        #expect(r.failure == nil, "\(variant): \(r.failure.map { "\($0.problems) at \(ExploreChoices.format($0.choices))" } ?? "")")
     }
 
     /// `bench explore`'s generated runner: cases from a seed, a failing one shrunk and

@@ -71,6 +71,16 @@ class NodeBase: @unchecked Sendable {
 
     @usableFromInline let activation = Mutex(Activation())
 
+    /// How many activation passes have stopped this node's feeders. A chain that forwards
+    /// into the node (`SignalSink(forwardingInto:)`) is connected under one count, and an end
+    /// it forwards is queued only while that count is current (`forwardEnd(_:ofFeederEpoch:)`):
+    /// the holder of a node above may have passed its own checks with an end of an earlier
+    /// activation and be switched out before handing it on; meanwhile this node's feeder was
+    /// stopped and started again for a new subscription, and the old end must not reach it.
+    /// Written by the runner under `activation`'s lock, before it stops a feeder; read under
+    /// that lock, or by the runner (which took its turn through that lock).
+    @exclusivity(unchecked) @usableFromInline var feederEpoch = 0
+
     /// Status word read by inputs on every send: `generation << 2 | state`.
     @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
     /// Set once a feeder names this node as its upstream (never cleared): until then
@@ -183,6 +193,9 @@ class NodeBase: @unchecked Sendable {
                 // Feeders running for an older generation (see `activeGeneration`) are stopped
                 // first and started again, for this one.
                 let restart = a.wanted && a.applied && a.activeGeneration != a.generation
+                // This pass stops feeders (all of them, or those removed): what their chains
+                // forward from now on is stale.
+                if restart || !a.wanted || !removed.isEmpty { feederEpoch &+= 1 }
                 if a.wanted { a.activeGeneration = a.generation }
                 if restart {
                     removed.append(contentsOf: a.feeders)
@@ -247,6 +260,7 @@ class NodeBase: @unchecked Sendable {
                         }
                         // Abandoned while it ran: stopped here, and looked at again next pass
                         // (wanted again by then, it starts afresh).
+                        feederEpoch &+= 1
                         a.dirty = true
                         a.recheck = true
                         return true

@@ -109,9 +109,16 @@ extension SignalNode {
     /// this thread now holds it. Runs no user code.
     @usableFromInline
     func enqueueEnd(_ control: NodeControl) -> Bool {
+        enqueueEnd(.control(control))
+    }
+
+    /// Queues `message` as an end (closing the queue to values); true if the node was idle and
+    /// this thread now holds it. Runs no user code.
+    @usableFromInline
+    func enqueueEnd(_ message: Message) -> Bool {
         // An end is always accepted (only values are refused).
-        withQueue(lockFree: { $0.enqueueAndClaimIfIdle(.end, .control(control)) ?? false },
-                  mutex: { $0.enqueueAndClaimIfIdle(.end, .control(control)) ?? false })
+        withQueue(lockFree: { $0.enqueueAndClaimIfIdle(.end, message) ?? false },
+                  mutex: { $0.enqueueAndClaimIfIdle(.end, message) ?? false })
     }
 
     /// For a thread that claimed the node by queuing: drains here, or on the node's context.

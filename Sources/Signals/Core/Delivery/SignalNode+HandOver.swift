@@ -39,6 +39,60 @@ extension SignalNode {
         }
     }
 
+    /// `forward(.failure(end))` for an end forwarded by a chain that feeds a node keeping its
+    /// generation (a multi, a capture), connected while the node's `feederEpoch` was `epoch`:
+    /// queued only while it still is, so an end that an earlier activation's chain hands on
+    /// after the feeder was stopped (and perhaps started again for a new subscription) is
+    /// dropped, instead of ending the new subscription and closing the node to the values its
+    /// new sources accepted. Ends only: values keep their one-call path.
+    @inlinable
+    func forwardEnd(_ end: SignalEnd, ofFeederEpoch epoch: Int) {
+        let bounds = DepthBounds.current
+        let depth = bounds.deliveryDepth
+        if _fastPath(depth < DepthBounds.maxDepth) {
+            bounds.deliveryDepth = depth &+ 1
+            deliverForwardedEnd(end, ofFeederEpoch: epoch, pastTheBound: nil)
+            bounds.deliveryDepth = depth
+            if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
+        } else {
+            deliverForwardedEnd(end, ofFeederEpoch: epoch, pastTheBound: bounds)
+        }
+    }
+
+    /// Queues `end` while `feederEpoch` is `epoch`, under the activation lock, so the check
+    /// and the queueing are one decision against the runner's stopping of the feeder (which
+    /// moves the epoch under the same lock); then drains, or past the bound leaves the
+    /// draining to this thread's outermost hand-over, as `handOverPastTheBound` does. Queuing
+    /// runs no user code, so nothing runs under the lock.
+    @usableFromInline
+    func deliverForwardedEnd(_ end: SignalEnd, ofFeederEpoch epoch: Int, pastTheBound: DepthBounds?) {
+        #if DEBUG
+        SchedulePoint.here(.forwardedEnd)
+        #endif
+        let claimed = activation.withLock { _ -> Bool? in
+            guard feederEpoch == epoch else { return nil }
+            // The queue's schedule points are not taken under this lock (see `deliverEnd`).
+            #if DEBUG
+            return SchedulePoint.unscheduled { enqueueEnd(.value(.failure(end))) }
+            #else
+            return enqueueEnd(.value(.failure(end)))
+            #endif
+        }
+        guard let claimed else { return }
+        if let pastTheBound {
+            stopFeedersAfterDeferredEnd()
+            guard claimed else { return }
+            if isAsync {
+                withQueue(lockFree: { scheduleDrain($0) }, mutex: { scheduleDrain($0) })
+            } else {
+                pastTheBound.deferDelivery { [self] in drainHeld() }
+            }
+            return
+        }
+        guard claimed else { return }
+        withQueue(lockFree: { drainAfterEnqueue($0) }, mutex: { drainAfterEnqueue($0) })
+    }
+
     /// A hand-over past the bound: `message` is queued in this node now, in line with every
     /// other sender's, so nothing can overtake it. If that found the node idle, this thread
     /// now holds it, and the node is drained later, by the outermost hand-over on this thread

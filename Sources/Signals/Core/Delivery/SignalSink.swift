@@ -62,7 +62,11 @@
             let generation = node.currentGeneration
             self.end = { node.forwardEnd($0, ofGeneration: generation) }
         } else {
-            self.end = { node.forward(.failure($0)) }
+            // Likewise for a node that keeps its generation (a multi, a capture): an end
+            // this chain forwards after the node's feeder was stopped is not this
+            // activation's (`forwardEnd(_:ofFeederEpoch:)`). Made by the node's runner.
+            let epoch = node.feederEpoch
+            self.end = { node.forwardEnd($0, ofFeederEpoch: epoch) }
         }
         self.terminal = nil
     }
