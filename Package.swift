@@ -86,7 +86,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
+        .testTarget(
+            name: "SignalsTests",
+            dependencies: ["Signals"],
+            // The map of test folders to source folders, for readers; not a resource.
+            exclude: ["README.md"]
+        ),
         // The harness's tests: reports, statistics, workloads, subjects, the CLI and stress.
         .testTarget(
             name: "SignalsHarnessTests",

@@ -162,7 +162,7 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeValuesIgnoresTheEnd(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let out = signal.subscribeValues(c.valueHandler)
         input.send(value: 1)
         input.send(value: 2)

@@ -149,7 +149,7 @@ struct DefectRegressionTests {
     func completedMergedSourceIsRemoved(variant: DeliveryVariant) {
         for propagation in [SignalEndPropagation.none, .errors] {
             let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
-            let collector = Collector<Int>()
+            let collector = Recorder<Int>()
             let output = signal.subscribe(collector.handler)
             let (sourceInput, source) = Signal<Int>.create(delivery: variant)
             let (otherInput, other) = Signal<Int>.create(delivery: variant)
@@ -170,7 +170,7 @@ struct DefectRegressionTests {
     @Test(arguments: DeliveryVariant.allCases)
     func failedMergedSourceIsRemoved(variant: DeliveryVariant) {
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
-        let collector = Collector<Int>()
+        let collector = Recorder<Int>()
         let output = signal.subscribe(collector.handler)
         let (sourceInput, source) = Signal<Int>.create(delivery: variant)
         #expect(merged.add(source, closePropagation: .errors) == nil)
@@ -214,7 +214,7 @@ struct DefectRegressionTests {
         let multiA = a.multicast()
         let (trigger, triggers) = Signal<Int>.create(delivery: variant)
         let laps = Atomic<Int>(0)
-        let ends = Collector<Int>()
+        let ends = Recorder<Int>()
         let watcher = multiA.subscribe(ends.handler)
         let junction = triggers.flatMap { _ in
             multiA.map { v -> Int in laps.add(1, ordering: .relaxed); return v + 1 }
@@ -240,7 +240,7 @@ struct DefectRegressionTests {
         let (inA, a) = Signal<Int>.create(delivery: variant)
         let multiA = a.multicast()
         let (inB, b) = Signal<Int>.create(delivery: variant)
-        let collector = Collector<Int>()
+        let collector = Recorder<Int>()
         let bOutput = b.multicast()
         let watcher = bOutput.subscribe(collector.handler)
         let forward = Signal<Int>.deferred { multiA.map { $0 * 10 } }.junction()

@@ -10,18 +10,6 @@ import Testing
 @Suite(.tags(.startsThreads), .stackThreadOnly) struct DeepNodeChainTests {
     static let depth = 100_000
 
-    /// What a subscriber of a deep chain saw.
-    final class Seen: @unchecked Sendable {
-        let values = Mutex<[Int]>([])
-        let end = Mutex<SignalEnd?>(nil)
-        func record(_ r: Result<Int, SignalEnd>) {
-            switch r {
-            case .success(let v): values.withLock { $0.append(v) }
-            case .failure(let e): end.withLock { $0 = e }
-            }
-        }
-    }
-
     /// 100,000 `multicast()` nodes, each fed by the one above: lazy, so the subscription
     /// activates all of them and its cancel deactivates all of them; subscribed twice to check
     /// that the second activation works as the first did.
@@ -33,23 +21,23 @@ import Testing
             for _ in 0..<Self.depth { s = s.multicast() }
             #expect(input.send(value: 0) == .inactive)
 
-            let first = Seen()
-            var output: SignalOutput<Int>? = s.subscribe { first.record($0) }
+            let first = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { first.receive($0) }
             #expect(input.send(value: 1) == nil)
             #expect(input.send(value: 2) == nil)
-            #expect(first.values.withLock { $0 } == [1, 2])
+            #expect(first.values == [1, 2])
             // Cancelling deactivates every node: the input is inactive again.
             output?.cancel()
             output = nil
             #expect(input.send(value: 3) == .inactive)
-            #expect(first.values.withLock { $0 } == [1, 2])
+            #expect(first.values == [1, 2])
 
-            let second = Seen()
-            output = s.subscribe { second.record($0) }
+            let second = Recorder<Int>()
+            output = s.subscribe { second.receive($0) }
             #expect(input.send(value: 4) == nil)
             input.complete()
-            #expect(second.values.withLock { $0 } == [4])
-            #expect(second.end.withLock { $0 }.map { "\($0)" } == "\(SignalEnd.complete)")
+            #expect(second.values == [4])
+            #expect(second.end == .complete)
             output = nil
             s = Signal<Int>.just(0)
             withExtendedLifetime((input, output)) {}
@@ -73,13 +61,13 @@ import Testing
                     s = s.continuous()
                 }
             }
-            let seen = Seen()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             #expect(input.send(value: 1) == nil)
             #expect(input.send(value: 2) == nil)
-            #expect(seen.values.withLock { $0 } == [1 + maps, 2 + maps])
+            #expect(seen.values == [1 + maps, 2 + maps])
             input.complete()
-            #expect(seen.end.withLock { $0 }.map { "\($0)" } == "\(SignalEnd.complete)")
+            #expect(seen.end == .complete)
             output = nil
             s = Signal<Int>.just(0)
             withExtendedLifetime((input, output)) {}

@@ -28,22 +28,6 @@ import Testing
         #endif
     }()
 
-    /// What a subscriber saw.
-    final class Seen<V: Sendable>: @unchecked Sendable {
-        let values = Mutex<[V]>([])
-        let end = Mutex<SignalEnd?>(nil)
-        func record(_ r: Result<V, SignalEnd>) {
-            switch r {
-            case .success(let v): values.withLock { $0.append(v) }
-            case .failure(let e): end.withLock { $0 = e }
-            }
-        }
-        var all: [V] { values.withLock { $0 } }
-        var ended: String? { end.withLock { $0 }.map { "\($0)" } }
-    }
-
-    static let complete = "\(SignalEnd.complete)"
-
     /// 100,000 `delaySubscription(until:)` stages, each with its own trigger that sends at
     /// once: subscribing connects the first stage's trigger, whose value connects the stage
     /// above, whose trigger connects the next one, and so on down to the input.
@@ -53,13 +37,13 @@ import Testing
             let (input, s0) = Signal<Int>.create(delivery: variant)
             var s: Signal<Int> = s0
             for _ in 0..<Self.depth { s = s.delaySubscription(until: Signal<Void>.just((), delivery: variant)) }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             #expect(input.send(value: 1) == nil)
             #expect(input.send(value: 2) == nil)
-            #expect(seen.all == [1, 2])
+            #expect(seen.values == [1, 2])
             input.complete()
-            #expect(seen.ended == Self.complete)
+            #expect(seen.end == .complete)
             output = nil
             s = Signal<Int>.just(0)
             withExtendedLifetime((input, output)) {}
@@ -80,17 +64,17 @@ import Testing
                     ? s.timeout(first: .seconds(10), each: .seconds(10), context: .custom(vt))
                     : s.timeout(firstBy: .seconds(10), each: .seconds(10), context: .custom(vt))
             }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             #expect(vt.pendingCount == Self.depth)
             #expect(input.send(value: 1) == nil)
             vt.advance(by: .seconds(5))
             #expect(input.send(value: 2) == nil)
-            #expect(seen.all == [1, 2])
-            #expect(seen.ended == nil)
+            #expect(seen.values == [1, 2])
+            #expect(seen.end == nil)
             #expect(vt.pendingCount == Self.depth)
             input.complete()
-            #expect(seen.ended == Self.complete)
+            #expect(seen.end == .complete)
             #expect(vt.pendingCount == 0)
             output = nil
             s = Signal<Int>.just(0)
@@ -108,10 +92,10 @@ import Testing
             let (input, s0) = Signal<Int>.create(delivery: variant)
             var s: Signal<Int> = s0
             for _ in 0..<Self.depth { s = s.timeout(first: .seconds(10), context: .custom(vt)) }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             vt.advance(by: .seconds(10))
-            #expect(seen.ended == "\(SignalEnd.other(SignalOperatorError.timeout))")
+            #expect(seen.end == .timeout)
             #expect(vt.pendingCount == 0)
             output = nil
             s = Signal<Int>.just(0)
@@ -130,16 +114,16 @@ import Testing
             let (input, s0) = Signal<Int>.create(delivery: variant)
             var s: Signal<Int> = s0
             for _ in 0..<Self.depth { s = s.throttle(interval: .seconds(1), leading: true, latest: true, context: .custom(vt)) }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             #expect(input.send(value: 1) == nil)
             #expect(input.send(value: 2) == nil)
-            #expect(seen.all == [1])
+            #expect(seen.values == [1])
             vt.advance(by: .seconds(1))
-            #expect(seen.all == [1, 2])
+            #expect(seen.values == [1, 2])
             vt.advance(by: .seconds(1))
             input.complete()
-            #expect(seen.ended == Self.complete)
+            #expect(seen.end == .complete)
             #expect(vt.pendingCount == 0)
             output = nil
             s = Signal<Int>.just(0)
@@ -158,14 +142,14 @@ import Testing
             let boundary = b.multicast()
             var s: Signal<Int> = s0
             for _ in 0..<Self.depth { s = s.window(boundary: boundary).flatMap { $0 } }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = s.subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = s.subscribe { seen.receive($0) }
             #expect(input.send(value: 1) == nil)
             #expect(boundaryInput.send(value: ()) == nil)
             #expect(input.send(value: 2) == nil)
-            #expect(seen.all == [1, 2])
+            #expect(seen.values == [1, 2])
             input.complete()
-            #expect(seen.ended == Self.complete)
+            #expect(seen.end == .complete)
             output = nil
             s = Signal<Int>.just(0)
             withExtendedLifetime((input, boundaryInput, output)) {}
@@ -195,17 +179,17 @@ import Testing
                 levels.withLock { $0.append(make) }
             }
             let make = levels.withLock { $0[Self.depth] }
-            let seen = Seen<Int>()
-            var output: SignalOutput<Int>? = make().subscribe { seen.record($0) }
+            let seen = Recorder<Int>()
+            var output: SignalOutput<Int>? = make().subscribe { seen.receive($0) }
             #expect(attempts.withLock { $0.count } == 1)
             attempts.withLock { $0[0] }.send(end: .other(DepthTestError.failed))
             #expect(attempts.withLock { $0.count } == 2)
             let second = attempts.withLock { $0[1] }
             #expect(second.send(value: 1) == nil)
             #expect(second.send(value: 2) == nil)
-            #expect(seen.all == [1, 2])
+            #expect(seen.values == [1, 2])
             second.complete()
-            #expect(seen.ended == Self.complete)
+            #expect(seen.end == .complete)
             output = nil
             withExtendedLifetime(output) {}
             levels.withLock { $0 = [] }
@@ -222,33 +206,33 @@ import Testing
             let (input, source) = Signal<Int>.create(delivery: variant)
             let (closeInput, c) = Signal<Void>.create(delivery: variant)
             let close = c.multicast()
-            let groups = Mutex<[(key: Int, seen: Seen<Int>, output: SignalOutput<Int>)]>([])
-            let outer = Seen<Int>()
+            let groups = Mutex<[(key: Int, seen: Recorder<Int>, output: SignalOutput<Int>)]>([])
+            let outer = Recorder<Int>()
             var output: SignalOutput<SignalGroup<Int, Int>>? = source.groupBy({ $0 }, duration: { _ in close }).subscribe { r in
                 switch r {
                 case .success(let g):
-                    let seen = Seen<Int>()
-                    let o = g.signal.subscribe { seen.record($0) }
+                    let seen = Recorder<Int>()
+                    let o = g.signal.subscribe { seen.receive($0) }
                     groups.withLock { $0.append((g.key, seen, o)) }
-                case .failure(let e): outer.record(.failure(e))
+                case .failure(let e): outer.receive(.failure(e))
                 }
             }
             for k in 0..<Self.depth { #expect(input.send(value: k) == nil) }
             #expect(groups.withLock { $0.count } == Self.depth)
             #expect(closeInput.send(value: ()) == nil)
             let (count, allClosed, valuesRight) = groups.withLock { g in
-                (g.count, g.allSatisfy { $0.seen.ended == Self.complete },
-                 g.enumerated().allSatisfy { i, e in e.key == i && e.seen.all == [i] })
+                (g.count, g.allSatisfy { $0.seen.end == .complete },
+                 g.enumerated().allSatisfy { i, e in e.key == i && e.seen.values == [i] })
             }
             #expect(count == Self.depth)
             #expect(allClosed)
             #expect(valuesRight)
             #expect(input.send(value: 7) == nil)
-            let fresh = groups.withLock { $0.last.map { ($0.key, $0.seen.all) } }
+            let fresh = groups.withLock { $0.last.map { ($0.key, $0.seen.values) } }
             #expect(groups.withLock { $0.count } == Self.depth + 1)
             #expect(fresh?.0 == 7 && fresh?.1 == [7])
             input.complete()
-            #expect(outer.ended == Self.complete)
+            #expect(outer.end == .complete)
             output = nil
             groups.withLock { $0 = [] }
             withExtendedLifetime((input, closeInput, output)) {}
@@ -262,15 +246,15 @@ import Testing
         onThread {
             let (input, source) = Signal<Int>.create(delivery: variant)
             let (boundaryInput, boundary) = Signal<Void>.create(delivery: variant)
-            let windows = Mutex<[(seen: Seen<Int>, output: SignalOutput<Int>)]>([])
-            let outer = Seen<Int>()
+            let windows = Mutex<[(seen: Recorder<Int>, output: SignalOutput<Int>)]>([])
+            let outer = Recorder<Int>()
             var output: SignalOutput<Signal<Int>>? = source.window(boundary: boundary).subscribe { r in
                 switch r {
                 case .success(let w):
-                    let seen = Seen<Int>()
-                    let o = w.subscribe { seen.record($0) }
+                    let seen = Recorder<Int>()
+                    let o = w.subscribe { seen.receive($0) }
                     windows.withLock { $0.append((seen, o)) }
-                case .failure(let e): outer.record(.failure(e))
+                case .failure(let e): outer.receive(.failure(e))
                 }
             }
             for k in 0..<Self.depth {
@@ -279,12 +263,12 @@ import Testing
             }
             input.complete()
             let (count, right) = windows.withLock { w in
-                (w.count, w.prefix(Self.depth).enumerated().allSatisfy { i, e in e.seen.all == [i] && e.seen.ended == Self.complete })
+                (w.count, w.prefix(Self.depth).enumerated().allSatisfy { i, e in e.seen.values == [i] && e.seen.end == .complete })
             }
             #expect(count == Self.depth + 1)
             #expect(right)
-            #expect(windows.withLock { $0.last?.seen.all } == [])
-            #expect(outer.ended == Self.complete)
+            #expect(windows.withLock { $0.last?.seen.values } == [])
+            #expect(outer.end == .complete)
             output = nil
             windows.withLock { $0 = [] }
             withExtendedLifetime((input, boundaryInput, output)) {}

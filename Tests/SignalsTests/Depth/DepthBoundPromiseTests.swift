@@ -30,7 +30,7 @@ import Testing
                 multis.append(next)
                 x = next
             }
-            let seen = Collector<Int>()
+            let seen = Recorder<Int>()
             let out = x.subscribe(seen.handler)
 
             let send100 = DispatchSemaphore(value: 0), sent100 = DispatchSemaphore(value: 0)
@@ -54,7 +54,7 @@ import Testing
             }
             s.start()
             #expect(aIn.send(value: -1) == nil)
-            #expect(seen.wait(forCount: 3, seconds: 20))
+            seen.expectCount(3, within: 20)
             let refusedCount = refused.load(ordering: .relaxed)
             #expect(refusedCount == 0)
             let values = seen.values
@@ -78,7 +78,7 @@ import Testing
             let m = s1.multicast()
             var x: Signal<Int> = m.map { $0 }.merge(with: xSig)
             for _ in 0..<below { x = x.multicast() }
-            let seen = Collector<Int>()
+            let seen = Recorder<Int>()
             let out = x.subscribe(seen.handler)
             let inSlow = DispatchSemaphore(value: 0), endSent = DispatchSemaphore(value: 0)
             let slow = m.subscribeValues { _ in
@@ -96,7 +96,7 @@ import Testing
             inSlow.wait()
             _ = xIn.send(end: .other(Stop()))
             endSent.signal()
-            #expect(seen.wait(forCount: 2, seconds: 20))
+            seen.expectCount(2, within: 20)
             #expect(returned.wait(timeout: .now() + 20) == .success)
             let wasAccepted = accepted.load(ordering: .relaxed)
             #expect(wasAccepted)
@@ -121,7 +121,7 @@ import Testing
             let m = s1.multicast()
             var x: Signal<Int> = m.map { $0 }.merge(with: xSig).take(1)
             for _ in 0..<below { x = x.multicast() }
-            let seen = Collector<Int>()
+            let seen = Recorder<Int>()
             let out = x.subscribe(seen.handler)
             let inSlow = DispatchSemaphore(value: 0), sent = DispatchSemaphore(value: 0)
             let slow = m.subscribeValues { _ in
@@ -138,7 +138,7 @@ import Testing
             let answer = xIn.send(value: 5)
             sent.signal()
             #expect(answer != nil, "accepted a value the ended take(1) drops")
-            #expect(seen.wait(forCount: 2, seconds: 20))
+            seen.expectCount(2, within: 20)
             #expect(returned.wait(timeout: .now() + 20) == .success)
             #expect(seen.values == [-1], "got \(seen.results.map { "\($0)" })")
             #expect(seen.ends.count == 1)
@@ -180,10 +180,10 @@ import Testing
                 release.signal()
             }
             helper.start()
-            let seen = Collector<Int>()
+            let seen = Recorder<Int>()
             let out = deep.subscribe(seen.handler)
             #expect(seen.values == [1], "at return of subscribe: \(seen.values)")
-            #expect(seen.wait(forCount: 1, seconds: 20))
+            seen.expectCount(1, within: 20)
             usleep(400_000)
             #expect(seen.values == [1])
             third.withLock { $0 = nil }
@@ -204,7 +204,7 @@ import Testing
         /// needs a thread of the cooperative pool, which has one per core, and beside the
         /// whole suite on 2 cores the synchronous stress tests can hold both for minutes:
         /// in a release run beside two other builds, 120 s was not enough for round 0.)
-        func ended(_ c: Collector<Int>) async throws -> Bool {
+        func ended(_ c: Recorder<Int>) async throws -> Bool {
             let deadline = ContinuousClock.now + .seconds(600)
             while ContinuousClock.now < deadline {
                 if !c.ends.isEmpty { return true }
@@ -213,14 +213,14 @@ import Testing
             return false
         }
         for round in 0..<100 {
-            let first = Collector<Int>()
+            let first = Recorder<Int>()
             let out = signal.subscribe(first.handler)
             guard try await ended(first) else {
                 Issue.record("round \(round): the first subscription did not end: \(first.results.map { "\($0)" })")
                 return
             }
             out.cancel()
-            let next = Collector<Int>()
+            let next = Recorder<Int>()
             let again = signal.subscribe(next.handler)
             guard try await ended(next) else {
                 Issue.record("round \(round): the second subscription did not end: \(next.results.map { "\($0)" })")
@@ -252,7 +252,7 @@ import Testing
     /// returns once `take` has ended, as it does with no node in between.
     @Test(arguments: DeliveryVariant.allCases, EndlessSourceShape.allCases)
     func endlessSourceBehindTakeStops(_ variant: DeliveryVariant, shape: EndlessSourceShape) {
-        let seen = Collector<Int>()
+        let seen = Recorder<Int>()
         let returned = DispatchSemaphore(value: 0)
         let holder = Mutex<SignalOutput<Int>?>(nil)
         let thread = Thread {
@@ -264,7 +264,7 @@ import Testing
         thread.start()
         // A hang leaves a thread spinning for the rest of the run, but the test fails.
         #expect(returned.wait(timeout: .now() + 30) == .success, "subscribe did not return (\(shape))")
-        #expect(seen.wait(forCount: 4, seconds: 20))
+        seen.expectCount(4, within: 20)
         #expect(seen.values == [0, 1, 2])
         #expect(seen.ends.map { "\($0)" } == ["\(SignalEnd.complete)"])
         holder.withLock { $0 = nil }

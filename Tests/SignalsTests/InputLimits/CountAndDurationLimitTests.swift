@@ -16,7 +16,7 @@ import Testing
     static func run<U: Sendable>(_ variant: DeliveryVariant, _ make: (Signal<Int>) -> Signal<U>,
                                  _ reduce: @escaping @Sendable (U) -> Int) -> [Ev<Int>] {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = make(signal).map(reduce).subscribe(c.handler)
         for v in 1...5 { _ = input.send(value: v) }
         _ = input.complete()
@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func bufferCountZeroCompletesOnActivation(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<[Int]>()
+        let c = Recorder<[Int]>()
         let o = signal.buffer(count: 0).subscribe(c.handler)
         #expect(c.events == [.complete])
         withExtendedLifetime((o, input)) {}
@@ -95,13 +95,13 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases, [0, -1, Int.min])
     func takeAtOrBelowZeroCompletesOnActivation(_ variant: DeliveryVariant, _ count: Int) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = signal.take(count).subscribe(c.handler)
         #expect(c.events == [.complete])
         _ = input.send(value: 1)
         #expect(c.events == [.complete])
         let vt = VirtualTimeContext()
-        let c2 = Collector<Int>()
+        let c2 = Recorder<Int>()
         let o2 = Signal<Int>.never(delivery: variant).take(count, context: .custom(vt)).subscribe(c2.handler)
         #expect(c2.events == [.complete])
         // The source is never connected (RxJS never subscribes the source of `take(0)`).
@@ -109,7 +109,7 @@ import Testing
         let cold = Signal<Int>.generate(delivery: variant) { input in
             if input != nil { activations.withLock { $0 += 1 } }
         }
-        let c3 = Collector<Int>()
+        let c3 = Recorder<Int>()
         let o3 = cold.take(count).subscribe(c3.handler)
         #expect(c3.events == [.complete])
         #expect(activations.withLock { $0 } == 0)
@@ -121,7 +121,7 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases, [0, -1, Int.min])
     func takeLastAtOrBelowZeroEndsWithTheSource(_ variant: DeliveryVariant, _ count: Int) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = signal.takeLast(count).subscribe(c.handler)
         #expect(c.events == [])
         _ = input.send(value: 1)
@@ -129,7 +129,7 @@ import Testing
         _ = input.complete()
         #expect(c.events == [.complete])
         let (input2, signal2) = Signal<Int>.create(delivery: variant)
-        let c2 = Collector<Int>()
+        let c2 = Recorder<Int>()
         let o2 = signal2.takeLast(count).subscribe(c2.handler)
         _ = input2.send(value: 1)
         _ = input2.send(end: .other(TestError.boom))
@@ -145,7 +145,7 @@ import Testing
 
     @Test(arguments: DeliveryVariant.allCases, [0, -1, Int.min])
     func repeatCollectionCountAtOrBelowZeroOnlyCompletes(_ variant: DeliveryVariant, _ count: Int) {
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = Signal<Int>.repeatCollection([1, 2], count: count, delivery: variant).subscribe(c.handler)
         #expect(c.events == [.complete])
         withExtendedLifetime(o) {}
@@ -154,7 +154,7 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases, [0, -1])
     func retryCountAtOrBelowZeroDoesNotRetry(_ variant: DeliveryVariant, _ count: Int) {
         let attempts = Atomic<Int>(0)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = Signal<Int>.retry(count: count) {
             attempts.add(1, ordering: .relaxed)
             return Signal<Int>.preclosed(end: .other(CoreError.boom), delivery: variant)
@@ -169,10 +169,10 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases, [Duration.zero, .seconds(-1), .seconds(Int64.min)])
     func intervalPeriodAtOrBelowZeroEndsWithArgumentError(_ variant: DeliveryVariant, _ period: Duration) {
         let vt = VirtualTimeContext()
-        let a = Collector<Int>()
+        let a = Recorder<Int>()
         let oa = Signal<Int>.interval(period, context: .custom(vt), delivery: variant).subscribe(a.handler)
         #expect(a.events == [Self.argumentEnd("interval(_:context:delivery:)", "period", "\(period)", "more than zero")])
-        let b = Collector<Int>()
+        let b = Recorder<Int>()
         let ob = Signal<Int>.interval(period, initial: .zero, context: .custom(vt), delivery: variant).subscribe(b.handler)
         #expect(b.events == [Self.argumentEnd("interval(_:initial:context:delivery:)", "period", "\(period)", "more than zero")])
         #expect(vt.pendingCount == 0)
@@ -198,7 +198,7 @@ import Testing
     func hugeDurationsNeverFire(_ variant: DeliveryVariant, _ huge: Duration) {
         let vt = VirtualTimeContext()
         for (index, context) in [Exec.global, .custom(vt)].enumerated() {
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             var outputs: [SignalOutput<Int>] = []
             outputs.append(Signal<Int>.timer(interval: huge, value: 1, context: context, delivery: variant).subscribe(c.handler))
             outputs.append(Signal<Int>.interval(huge, context: context, delivery: variant).subscribe(c.handler))
@@ -240,7 +240,7 @@ import Testing
         vt.runUntilIdle()
         let count = ran.load(ordering: .relaxed)
         #expect(count == 1)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = Signal<Int>.timer(interval: d, value: 3, context: .custom(vt)).subscribe(c.handler)
         vt.runUntilIdle()
         #expect(c.events == [.value(3), .complete])

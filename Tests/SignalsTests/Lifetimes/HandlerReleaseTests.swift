@@ -62,7 +62,7 @@ import Testing
             signal.subscribeValues { _ in t.touch() }.cancel()
         }
         #expect(counter.freed == 1)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = signal.subscribe(c.handler)
         #expect(input.send(value: 3) == nil)
         #expect(c.events == [.value(3)])
@@ -158,7 +158,7 @@ import Testing
 @Suite struct SourceStopsWhenDownstreamEndsTests {
     @Test(arguments: DeliveryVariant.allCases)
     func endlessRepeatCollectionTakeReturnsOnDirect(_ variant: DeliveryVariant) {
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = Signal<Int>.repeatCollection([1, 2, 3], count: Int.max, delivery: variant).take(25).subscribe(c.handler)
         let expected: [Ev<Int>] = (0..<25).map { .value([1, 2, 3][$0 % 3]) } + [.complete]
         #expect(c.events == expected)
@@ -175,7 +175,7 @@ import Testing
             while input.send(value: i) == nil { i += 1; sent.add(1, ordering: .relaxed) }
             refused.store(true, ordering: .relaxed)
         }
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = source.map { $0 * 2 }.take(3).subscribe(c.handler)
         #expect(c.events == [.value(0), .value(2), .value(4), .complete])
         let wasRefused = refused.load(ordering: .relaxed)
@@ -187,10 +187,10 @@ import Testing
 
     @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func endlessSourceOnAContextStops(_ variant: DeliveryVariant) {
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = Signal<Int>.repeatCollection([1, 2, 3], count: Int.max, context: .global, delivery: variant)
             .take(4).subscribe(c.handler)
-        #expect(c.waitForEnd(seconds: 10))
+        c.expectEnd(within: 10)
         #expect(c.events == [.value(1), .value(2), .value(3), .value(1), .complete])
         withExtendedLifetime(o) {}
     }

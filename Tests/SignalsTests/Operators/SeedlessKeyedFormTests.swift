@@ -125,7 +125,7 @@ import Testing
         a.send(value: 3)
         #expect(r.values == [])
         #expect(r.end == .boom)
-        #expect(r.resultCount == 1)
+        #expect(r.count == 1)
         #expect(probe.seen == [1, 2])
         #expect(a.send(value: 4) != nil)
         #expect(b.send(value: 4) != nil)

@@ -34,7 +34,7 @@ import Testing
 
     /// Exactly one result, the end `end`, and no value.
     static func onlyEnd<T>(_ rec: Recorder<T>, _ end: End) -> Bool {
-        rec.values.isEmpty && rec.end == end && rec.resultCount == 1
+        rec.values.isEmpty && rec.end == end && rec.count == 1
     }
 
     /// `signal` behind `count` `multicast()` nodes.
@@ -61,7 +61,7 @@ import Testing
         }
         let rec = Recorder(source.takeUntil(Signal.just((), delivery: v)))
         #expect(factoryCalls.all.isEmpty, "the source is never connected")
-        #expect(Self.onlyEnd(rec, .complete), "values \(rec.values), end \(String(describing: rec.end)), \(rec.resultCount) results")
+        #expect(Self.onlyEnd(rec, .complete), "values \(rec.values), end \(String(describing: rec.end)), \(rec.count) results")
     }
 
     @Test(arguments: DeliveryVariant.allCases)
@@ -151,7 +151,7 @@ import Testing
             #expect(input?.send(value: 3) != nil, "refused once the result has ended")
             #expect(rec.values == [1, 2])
             #expect(rec.end == .complete)
-            #expect(rec.resultCount == 3)
+            #expect(rec.count == 3)
             #expect(probe.changes.all == [true, false], "deactivated at the end")
         }
     }

@@ -27,7 +27,7 @@ import Testing
         vt.runUntilIdle()
         #expect(r.values == [11, 21, 22])
         #expect(r.end == .boom)
-        #expect(r.resultCount == 4)
+        #expect(r.count == 4)
         #expect(probe.seen == [1, 2, 2, 3])
         // Both inputs were released with the graph.
         #expect(a.send(value: 5) != nil)
@@ -99,7 +99,7 @@ import Testing
         vt.runUntilIdle()
         #expect(r.values == ["1a"])
         #expect(r.end == .boom)
-        #expect(r.resultCount == 2)
+        #expect(r.count == 2)
         #expect(probe.seen == [1, 2])
         #expect(a.send(value: 4) != nil)
         #expect(b.send(value: "b") != nil)

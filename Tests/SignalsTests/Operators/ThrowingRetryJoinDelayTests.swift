@@ -72,7 +72,7 @@ final class Tally: Sendable {
         vt.advance(by: .seconds(10))
         #expect(rec.values == [1, 2], "one retry, then the throw")
         #expect(rec.end == .error(String(describing: TestError.other)))
-        #expect(rec.resultCount == 3)
+        #expect(rec.count == 3)
         #expect(calls.value == 2, "not called again after the throw")
         #expect(activations.value == 2, "the source is not bound again")
         #expect(vt.pendingCount == 0)
@@ -92,7 +92,7 @@ final class Tally: Sendable {
         }))
         #expect(rec.values == [1, 2])
         #expect(rec.end == .error(String(describing: TestError.other)))
-        #expect(rec.resultCount == 3)
+        #expect(rec.count == 3)
         #expect(attempts.value == 2)
     }
 
@@ -130,7 +130,7 @@ final class Tally: Sendable {
         left.send(value: 4)
         #expect(r.values == ["110", "210"], "no pair for the value whose window threw")
         #expect(r.end == .boom)
-        #expect(r.resultCount == 3)
+        #expect(r.count == 3)
         #expect(probe.seen == [1, 2, 3])
         #expect(right.send(value: 30) != nil, "the right signal is released with the graph")
         #expect(left.send(value: 5) != nil)
@@ -150,7 +150,7 @@ final class Tally: Sendable {
         right.send(value: 20)
         #expect(r.values == [11])
         #expect(r.end == .boom)
-        #expect(r.resultCount == 2)
+        #expect(r.count == 2)
         withExtendedLifetime((left, right)) {}
     }
 
@@ -195,7 +195,7 @@ final class Tally: Sendable {
         input.send(value: 4)
         #expect(rec.values == [1])
         #expect(rec.end == .boom)
-        #expect(rec.resultCount == 2)
+        #expect(rec.count == 2)
         #expect(triggers.all.count == 2, "offset is not called after the throw")
         withExtendedLifetime(input) {}
     }

@@ -45,7 +45,7 @@ func runThrowing<U: Sendable>(
     for v in values { input.send(value: v) }
     if let end { input.send(end: end) }
     vt.runUntilIdle()
-    let result = ThrowingRun(values: recorder.values, end: recorder.end, resultCount: recorder.resultCount, calls: probe.seen)
+    let result = ThrowingRun(values: recorder.values, end: recorder.end, resultCount: recorder.count, calls: probe.seen)
     recorder.cancel()
     withExtendedLifetime(input) {}
     return result

@@ -27,7 +27,7 @@ import Testing
         }
         vt.advance(by: .seconds(10))
         withExtendedLifetime(input) {}
-        return (rec.values, rec.storage.lock.withLock { $0.end })
+        return (rec.values, rec.ends.last)
     }
 
     @Test(arguments: variants) func theErrorCarriesTheCountAndTheLastValue(_ v: DeliveryVariant) {
@@ -96,7 +96,7 @@ import Testing
         input.send(value: "c")
         vt.advance(by: .seconds(2))
         #expect(second.values == ["c"])
-        let info = (second.storage.lock.withLock { $0.end }?.otherError as? SignalTimeoutError<String>)?.info
+        let info = (second.ends.last?.otherError as? SignalTimeoutError<String>)?.info
         #expect(info == TimeoutInfo(seen: 1, lastValue: "c"), "a new activation counts afresh")
     }
 

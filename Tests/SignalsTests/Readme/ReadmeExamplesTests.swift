@@ -8,16 +8,9 @@ import Testing
 /// with assertions added.)
 @Suite("README examples")
 struct ReadmeExamplesTests {
-    /// A thread-safe box for what handlers see (handlers are @Sendable).
-    final class Seen<T: Sendable>: Sendable {
-        let values = Mutex<[T]>([])
-        func append(_ v: T) { values.withLock { $0.append(v) } }
-        var all: [T] { values.withLock { $0 } }
-    }
-
     @Test(arguments: DeliveryVariant.allCases)
     func tour(variant: DeliveryVariant) {
-        let seen = Seen<String>()
+        let seen = Collected<String>()
         let (input, signal) = Signal<Int>.create(delivery: variant)
         #expect(input.send(value: 0) == .inactive)          // nothing subscribed yet
 
@@ -37,13 +30,13 @@ struct ReadmeExamplesTests {
     @Test(arguments: DeliveryVariant.allCases)
     func multiAndCapture(variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous(initialValue: 5) }
-        let first = Seen<Int>()
+        let first = Collected<Int>()
         let out1 = multi.subscribeValues { first.append($0) }   // gets 5 at once
         input.send(value: 6)
         let capture = multi.capture()                            // activation value: the latest
         #expect(capture.values == [6])
         input.send(value: 7)                                     // held until subscribed
-        let second = Seen<Int>()
+        let second = Collected<Int>()
         let out2 = capture.subscribeValues { second.append($0) }
         #expect(first.all == [5, 6, 7])
         #expect(second.all == [7])
@@ -54,7 +47,7 @@ struct ReadmeExamplesTests {
     func duplicateSubscribeIsAValue(variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let out1 = signal.subscribeValues { _ in }
-        let refused = Seen<SignalBindError>()
+        let refused = Collected<SignalBindError>()
         let out2 = signal.subscribe { r in
             if let e = r.end?.otherError as? SignalBindError { refused.append(e) }
         }
@@ -82,7 +75,7 @@ struct ReadmeExamplesTests {
         let junction = signal.map { $0 + 1 }.junction()
         #expect(junction.bind(to: input) == .loop)           // would feed itself: refused
         let (other, otherSignal) = Signal<Int>.create(delivery: variant)
-        let seen = Seen<Int>()
+        let seen = Collected<Int>()
         let out = otherSignal.subscribeValues { seen.append($0) }
         #expect(junction.bind(to: other) == nil)             // nothing was lost: binds elsewhere
         #expect(input.send(value: 1) == nil)

@@ -11,21 +11,15 @@ import Testing
 /// active at once, and a signal can be subscribed again once its output is gone.
 @Suite("README tour")
 final class ReadmeTourTests {
-    final class Printed: Sendable {
-        let lines = Mutex<[String]>([])
-        func print(_ line: Any) { lines.withLock { $0.append("\(line)") } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
     /// What the tour's `print` writes, and its `lifetimes` array (a fresh suite instance
     /// runs each test case, so neither is shared between them).
-    let out = Printed()
+    let out = Collected<String>()
     var lifetimes: [any Lifetime] = []
 
     @Test(arguments: DeliveryVariant.allCases)
     func aOneWayChannel(variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        lifetimes += signal.subscribeValues { [out] value in out.print(value) }
+        lifetimes += signal.subscribeValues { [out] value in out.append("\(value)") }
         input.send(value: 1)
         input.send(value: 2)
         input.send(value: 3)
@@ -37,7 +31,7 @@ final class ReadmeTourTests {
         let (input, output) = Signal<Int>.create(delivery: variant)
         #expect(input.send(value: 1) == .inactive)
         #expect(input.send(value: 2) == .inactive)
-        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        lifetimes += output.subscribeValues { [out] value in out.append("\(value)") }
         #expect(input.send(value: 3) == nil)
         #expect(out.all == ["3"])
     }
@@ -54,7 +48,7 @@ final class ReadmeTourTests {
     @Test(arguments: DeliveryVariant.allCases)
     func continuousValues(variant: DeliveryVariant) {
         let (input, output) = continuousAfterOneAndTwo(variant)
-        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        lifetimes += output.subscribeValues { [out] value in out.append("\(value)") }
         input.send(value: 3)
         #expect(out.all == ["2", "3"])
     }
@@ -63,10 +57,10 @@ final class ReadmeTourTests {
     func capturingActivationValues(variant: DeliveryVariant) {
         let (input, output) = continuousAfterOneAndTwo(variant)
         let capture = output.capture()
-        out.print("Activation values: \(capture.values)")
+        out.append("Activation values: \(capture.values)")
         input.send(value: 3)
         input.send(value: 4)
-        lifetimes += capture.subscribeValues { [out] value in out.print("Regular value: \(value)") }
+        lifetimes += capture.subscribeValues { [out] value in out.append("Regular value: \(value)") }
         #expect(out.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
     }
 
@@ -78,17 +72,17 @@ final class ReadmeTourTests {
             input.send(value: 2)
             input.send(value: 3)
         }
-        lifetimes += output.subscribeValues { [out] value in out.print(value) }
+        lifetimes += output.subscribeValues { [out] value in out.append("\(value)") }
         #expect(out.all == ["1", "2", "3"])
     }
 
     @Test(arguments: DeliveryVariant.allCases)
     func subscribeAgainAfterTheOutputIsGone(variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        var first: SignalOutput<Int>? = signal.subscribeValues { [out] in out.print("first \($0)") }
+        var first: SignalOutput<Int>? = signal.subscribeValues { [out] in out.append("first \($0)") }
         input.send(value: 1)
         first = nil                                   // the output is gone…
-        let again = signal.subscribeValues { [out] in out.print("again \($0)") }   // …so this is allowed
+        let again = signal.subscribeValues { [out] in out.append("again \($0)") }   // …so this is allowed
         input.send(value: 2)
         #expect(out.all == ["first 1", "again 2"])
         withExtendedLifetime((first, again)) {}

@@ -59,7 +59,7 @@ final class ImmediateContext: ExecutionContext, @unchecked Sendable {
         let attempts = Shared(0)
         let (c, out) = Self.failing(v, attempts: attempts, failures: 50)
             .retry(count: .max, delayInterval: .zero, context: .global).collect()
-        #expect(c.waitForEnd(seconds: 20))
+        c.expectEnd(within: 20)
         #expect(c.values == Array(1...51))
         #expect(c.events.last == .complete)
         withExtendedLifetime(out) {}

@@ -13,12 +13,6 @@ import Testing
 @Suite struct FeederLifetimeTests {
     static let variants = DeliveryVariant.allCases
 
-    /// What a subscription received, shared with its handler.
-    final class Received: Sendable {
-        let values = Mutex<[Int]>([])
-        var all: [Int] { values.withLock { $0 } }
-    }
-
     /// The parts of one merged-input graph, released by the caller in the order it chooses.
     struct Graph {
         var merged: SignalMergedInput<Int>?
@@ -28,7 +22,7 @@ import Testing
     }
 
     static func makeGraph(_ v: DeliveryVariant, source: Signal<Int>, removeOnDeactivate: Bool,
-                          released: Flagged, received: Received) -> Graph {
+                          released: Flagged, received: Recorder<Int>) -> Graph {
         let (merged, signal) = Signal<Int>.createMergedInput(delivery: v)
         var graph = Graph()
         let fedCanary = Canary(graph.fedStageReleased)
@@ -37,7 +31,7 @@ import Testing
         let canary = Canary(released)
         let output = signal
             .map { n in withExtendedLifetime(canary) { n } }
-            .subscribeValues { n in received.values.withLock { $0.append(n) } }
+            .subscribeValues(received.valueHandler)
         graph.merged = merged
         graph.output = output
         return graph
@@ -47,7 +41,7 @@ import Testing
         for removeOnDeactivate in [true, false] {
             for outputFirst in [true, false] {
                 let released = Flagged()
-                let received = Received()
+                let received = Recorder<Int>()
                 let (input, source) = Signal<Int>.create(delivery: v)
                 var graph = Self.makeGraph(v, source: source, removeOnDeactivate: removeOnDeactivate,
                                            released: released, received: received)
@@ -65,7 +59,7 @@ import Testing
                 // Sends after the release go nowhere and touch no freed node.
                 _ = input.send(value: 3)
                 let label = "removeOnDeactivate \(removeOnDeactivate), output first \(outputFirst)"
-                #expect(received.all == [1, 2], "\(label)")
+                #expect(received.values == [1, 2], "\(label)")
                 #expect(released.isSet, "\(label): the output chain was not freed")
                 #expect(graph.fedStageReleased.isSet, "\(label): the merged node and its feeder were not freed")
             }
@@ -79,7 +73,7 @@ import Testing
             let removeOnDeactivate = round % 2 == 0
             let outputFirst = round % 4 < 2
             let released = Flagged()
-            let received = Received()
+            let received = Recorder<Int>()
             let (input, source) = Signal<Int>.create(delivery: v)
             var graph = Self.makeGraph(v, source: source, removeOnDeactivate: removeOnDeactivate,
                                        released: released, received: received)
@@ -107,7 +101,7 @@ import Testing
             }
             stop.store(true, ordering: .relaxed)
             done.wait()
-            let values = received.all
+            let values = received.values
             #expect(values == Array(0..<values.count), "round \(round): values lost or reordered")
             #expect(released.isSet, "round \(round): the output chain was not freed")
             #expect(graph.fedStageReleased.isSet, "round \(round): the merged node and its feeder were not freed")

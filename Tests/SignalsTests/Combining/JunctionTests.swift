@@ -172,7 +172,7 @@ import Testing
         let junction = sourceSignal.junction()
         let (target, targetSignal) = Signal<Int>.create(delivery: variant)
         let returned = Shared<SignalInput<Int>?>(nil)
-        let c = Collector<Int> { r in
+        let c = Recorder<Int> { r in
             if r.value == 2 { returned.value = junction.disconnect() }
         }
         let out = targetSignal.subscribe(c.handler)

@@ -10,14 +10,14 @@ import Testing
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let cached = signal.cacheUntilActive()
         #expect(input.send(value: 5) == nil)
-        let first = Collector<Int>()
+        let first = Recorder<Int>()
         do {
             let o = cached.subscribe(first.handler)
             withExtendedLifetime(o) {}
         }
         #expect(first.events == [.value(5)])
         #expect(input.send(value: 7) == nil)
-        let second = Collector<Int>()
+        let second = Recorder<Int>()
         let o2 = cached.subscribe(second.handler)
         #expect(input.send(value: 8) == nil)
         #expect(second.events == [.value(7), .value(8)])
@@ -38,7 +38,7 @@ import Testing
         let cached = signal.cacheUntilActive(precached: [1])
         _ = input.send(value: 2)
         let mapped = cached.mapActivation(select: .all, activation: { "a\($0)" }, remainder: { "r\($0)" })
-        let c = Collector<String>()
+        let c = Recorder<String>()
         let o = mapped.subscribe(c.handler)
         _ = input.send(value: 3)
         #expect(c.events == [.value("a1"), .value("a2"), .value("r3")])
@@ -49,8 +49,8 @@ import Testing
     func secondConcurrentSubscriberIsDuplicate(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let cached = signal.cacheUntilActive()
-        let a = Collector<Int>()
-        let b = Collector<Int>()
+        let a = Recorder<Int>()
+        let b = Recorder<Int>()
         let oa = cached.subscribe(a.handler)
         let ob = cached.subscribe(b.handler)
         #expect(b.events == [.duplicate])
@@ -65,10 +65,10 @@ import Testing
         let cached = signal.cacheUntilActive()
         _ = input.send(value: 1)
         _ = input.complete()
-        let a = Collector<Int>()
+        let a = Recorder<Int>()
         do { let o = cached.subscribe(a.handler); withExtendedLifetime(o) {} }
         #expect(a.events == [.value(1), .complete])
-        let b = Collector<Int>()
+        let b = Recorder<Int>()
         let o = cached.subscribe(b.handler)
         #expect(b.events == [.complete])
         withExtendedLifetime(o) {}
@@ -83,11 +83,11 @@ import Testing
         let (merged, out) = Signal<Int>.createMergedInput(delivery: variant)
         merged.add(cached, removeOnDeactivate: false)
         _ = input.send(value: 1)
-        let a = Collector<Int>()
+        let a = Recorder<Int>()
         do { let o = out.subscribe(a.handler); withExtendedLifetime(o) {} }
         #expect(a.events == [.value(1)])
         #expect(input.send(value: 2) == nil)
-        let b = Collector<Int>()
+        let b = Recorder<Int>()
         let o = out.subscribe(b.handler)
         _ = input.send(value: 3)
         #expect(b.events == [.value(2), .value(3)])
@@ -132,7 +132,7 @@ import Testing
         #expect(input.send(value: 1) == .inactive)
         do { let o = multi.subscribeValues { _ in }; _ = input.send(value: 2); withExtendedLifetime(o) {} }
         #expect(input.send(value: 3) == .inactive)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = multi.subscribe(c.handler)
         #expect(c.events == [])
         withExtendedLifetime(o) {}
@@ -142,11 +142,11 @@ import Testing
     func keepingFormKeepsLatestAndStaysActive(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuousWhileActive(discardOnDeactivate: false) }
         #expect(input.send(value: 1) == .inactive)
-        let first = Collector<Int>()
+        let first = Recorder<Int>()
         do { let o = multi.subscribe(first.handler); _ = input.send(value: 2); withExtendedLifetime(o) {} }
         #expect(first.events == [.value(2)])
         #expect(input.send(value: 3) == nil)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = multi.subscribe(c.handler)
         _ = input.send(value: 4)
         #expect(c.events == [.value(3), .value(4)])
@@ -183,7 +183,7 @@ import Testing
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuousWhileActive(discardOnDeactivate: false) }
         do { let o = multi.subscribeValues { _ in }; _ = input.send(value: 1); withExtendedLifetime(o) {} }
         _ = input.complete()
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let o = multi.subscribe(c.handler)
         #expect(c.events == [.complete])
         withExtendedLifetime(o) {}

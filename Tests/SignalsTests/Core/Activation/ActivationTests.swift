@@ -8,24 +8,17 @@ import Testing
 /// active at once; a `Signal` can be used again once its output is gone; `continuous` after
 /// the end; `.main`/`.mainAsync`; results on their context; `concatMap`'s waiting inner signals.
 @Suite struct ActivationTests {
-    /// Records what the document's examples `print`, so the output can be compared.
-    final class Printed: Sendable {
-        let lines = Mutex<[String]>([])
-        func print(_ s: String) { lines.withLock { $0.append(s) } }
-        var all: [String] { lines.withLock { $0 } }
-    }
-
     // MARK: 1. Caching multis are active at once
 
     /// The document's "continuous" example, verbatim: prints 2 then 3.
     @Test(arguments: DeliveryVariant.allCases)
     func documentContinuousExamplePrintsTwoThenThree(_ variant: DeliveryVariant) {
-        let printed = Printed()
+        let printed = Collected<String>()
         var lifetimes: [any Lifetime] = []
         let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
         input.send(value: 1)
         input.send(value: 2)
-        lifetimes += output.subscribeValues { value in printed.print("\(value)") }
+        lifetimes += output.subscribeValues { value in printed.append("\(value)") }
         input.send(value: 3)
         #expect(printed.all == ["2", "3"])
         _ = lifetimes
@@ -97,7 +90,7 @@ import Testing
         let changes = Shared<[Bool]>([])
         let keep = Shared<SignalInput<Int>?>(nil)
         var out: SignalOutput<Int>?
-        var c: Collector<Int>?
+        var c: Recorder<Int>?
         do {
             let multi = Signal<Int>.generate(delivery: variant) { input in
                 changes.update { $0.append(input != nil) }
@@ -177,18 +170,18 @@ import Testing
     /// The document's "capturing" example, verbatim: activation values [2], then 3 and 4.
     @Test(arguments: DeliveryVariant.allCases)
     func documentCaptureExamplePrintsActivationThenHeldValues(_ variant: DeliveryVariant) {
-        let printed = Printed()
+        let printed = Collected<String>()
         var lifetimes: [any Lifetime] = []
         let (input, output) = Signal<Int>.create(delivery: variant) { signal in signal.continuous() }
         input.send(value: 1)
         input.send(value: 2)
         let capture = output.capture()
         let (values, error) = (capture.values, capture.end)
-        printed.print("Activation values: \(values)")
+        printed.append("Activation values: \(values)")
         #expect(error == nil)
         input.send(value: 3)
         input.send(value: 4)
-        lifetimes += capture.subscribeValues { value in printed.print("Regular value: \(value)") }
+        lifetimes += capture.subscribeValues { value in printed.append("Regular value: \(value)") }
         #expect(printed.all == ["Activation values: [2]", "Regular value: 3", "Regular value: 4"])
         _ = lifetimes
     }
@@ -201,7 +194,7 @@ import Testing
         let capture = Signal<Int>.preclosed(1, 2, delivery: variant).capture()
         #expect(capture.values == [1, 2])
         #expect(capture.end?.isComplete == true)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let out = capture.subscribe(c.handler)
         #expect(c.events == [.complete])
         out.cancel()
@@ -340,7 +333,7 @@ import Testing
         var outputs: [WeakBox] = []
         var received = 0
         for _ in 0..<1_000 {
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             do {
                 let out = signal.subscribe(c.handler)
                 let box = WeakBox()
@@ -378,7 +371,7 @@ import Testing
     @Test(.tags(.startsThreads), arguments: DeliveryVariant.allCases)
     func mainRunsSynchronouslyOnMainThreadAndMainAsyncDoesNot(_ variant: DeliveryVariant) async {
         let (syncSeen, asyncSeenAtOnce) = await MainActor.run { () -> ([Int], Bool) in
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let (input, signal) = Signal<Int>.create(delivery: variant)
             let out = signal.subscribe(context: .main, c.handler)
             input.send(value: 1)
@@ -401,9 +394,9 @@ import Testing
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let (_, first) = signal.collect()
         let onQueue = Shared<[Bool]>([])
-        let c = Collector<Int> { _ in onQueue.update { $0.append(mark.isCurrent) } }
+        let c = Recorder<Int> { _ in onQueue.update { $0.append(mark.isCurrent) } }
         let second = signal.subscribe(context: .queue(q), c.handler)
-        #expect(c.waitForEnd())
+        c.expectEnd()
         #expect(c.events == [.duplicate])
         #expect(onQueue.value == [true])
         second.cancel()

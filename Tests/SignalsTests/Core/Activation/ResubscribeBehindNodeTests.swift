@@ -33,17 +33,15 @@ struct ResubscribeBehindNodeTests {
 
     /// Subscribes, waits for the end, and returns every result as text.
     static func collect(_ signal: Signal<Int>) -> [String] {
-        let results = Mutex<[String]>([])
-        let ended = DispatchSemaphore(value: 0)
-        let out = signal.subscribe { r in
+        let (c, out) = signal.collect()
+        c.waitForEnd(seconds: 10)
+        out.cancel()
+        return c.results.map { r in
             switch r {
-            case .success(let v): results.withLock { $0.append("\(v)") }
-            case .failure(let e): results.withLock { $0.append("end \(e)") }; ended.signal()
+            case .success(let v): "\(v)"
+            case .failure(let e): "end \(e)"
             }
         }
-        _ = ended.wait(timeout: .now() + 10)
-        out.cancel()
-        return results.withLock { $0 }
     }
 
     @Test(arguments: DeliveryVariant.allCases, 0..<8)

@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: variants) func lateReplayIsAnActivationValue(_ v: DeliveryVariant) {
         let (input, capture, out) = Self.captureInsideHandler(v) { _ in }
         #expect(capture?.values == [2])
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let sub = capture?.subscribe(resend: true, c.handler)
         input.send(value: 4)
         #expect(c.events == [.value(2), .value(3), .value(4)])
@@ -45,7 +45,7 @@ import Testing
         let (input, capture, out) = Self.captureInsideHandler(v) { c in seen.value = c.values }
         #expect(seen.value == [])
         #expect(capture?.values == [])
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let sub = capture?.subscribe(resend: true, c.handler)
         input.send(value: 4)
         #expect(c.events == [.value(2), .value(3), .value(4)])
@@ -57,7 +57,7 @@ import Testing
     @Test(arguments: variants) func resumeInsideTheHandlerGetsTheCacheOnce(_ v: DeliveryVariant) {
         let resumed = Shared<Signal<Int>?>(nil)
         let (input, _, out) = Self.captureInsideHandler(v) { c in resumed.value = c.resume(resend: .all) }
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let sub = resumed.value?.subscribe(c.handler)
         input.send(value: 4)
         #expect(c.events == [.value(2), .value(3), .value(4)])

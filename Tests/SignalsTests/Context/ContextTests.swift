@@ -31,11 +31,11 @@ enum ContextKind: String, CaseIterable, Sendable {
         let (context, isOnContext) = kind.make()
         let wrong = Shared(0)
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int> { _ in if !isOnContext() { wrong.update { $0 += 1 } } }
+        let c = Recorder<Int> { _ in if !isOnContext() { wrong.update { $0 += 1 } } }
         let out = signal.subscribe(context: context, c.handler)
         for i in 0..<1000 { #expect(input.send(value: i) == nil) }
         input.complete()
-        #expect(c.waitForEnd())
+        c.expectEnd()
         #expect(c.events == (0..<1000).map { .value($0) } + [.complete])
         #expect(c.overlaps == 0)
         #expect(wrong.value == 0)
@@ -62,7 +62,7 @@ enum ContextKind: String, CaseIterable, Sendable {
         out.cancel()
 
         let (input2, signal2) = Signal<Int>.create(delivery: variant)
-        let values = Collector<Int>()
+        let values = Recorder<Int>()
         let out2 = signal2.subscribeValues(context: .custom(virtual), values.valueHandler)
         input2.send(value: 9)
         input2.complete()
@@ -97,7 +97,7 @@ extension ContextTests {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let (c, out) = signal.collect(context: .queue(queue))
         #expect(input.send(value: 1) == nil)
-        #expect(c.wait(forCount: 1))
+        c.expectCount(1)
         out.cancel()
         #expect(input.send(value: 2) == .inactive)
         queue.sync {}
@@ -112,9 +112,9 @@ extension ContextTests {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         input.send(end: .other(CoreError.boom))
         let onQueue = Shared(false)
-        let c = Collector<Int> { _ in onQueue.value = mark.isCurrent }
+        let c = Recorder<Int> { _ in onQueue.value = mark.isCurrent }
         let out = signal.subscribe(context: .queue(queue), c.handler)
-        #expect(c.waitForEnd())
+        c.expectEnd()
         #expect(c.events == [.boom])
         #expect(onQueue.value)
         out.cancel()
@@ -127,11 +127,11 @@ extension ContextTests {
     @Test(.tags(.startsThreads)) func dispatchInvokeAndSchedule() {
         let (queue, mark) = QueueMark.serialQueue("ctx.schedule", id: 36)
         let exec = Exec.queue(queue)
-        let ran = Collector<Bool>()
+        let ran = Recorder<Bool>()
         let before = exec.now()
         exec.invoke { ran.receive(.success(mark.isCurrent)) }
         let lifetime = exec.schedule(after: .milliseconds(1)) { ran.receive(.success(mark.isCurrent)) }
-        #expect(ran.wait(forCount: 2))
+        ran.expectCount(2)
         #expect(ran.events == [.value(true), .value(true)])
         #expect(exec.now() >= before)
         lifetime.cancel()
@@ -156,7 +156,7 @@ extension ContextTests {
             for i in 0..<perSender { input.send(value: s * perSender + i) }
         }
         #expect(ok)
-        #expect(c.wait(forCount: senders * perSender))
+        c.expectCount(senders * perSender)
         let values = c.values
         #expect(values.count == senders * perSender)
         for s in 0..<senders {
@@ -183,7 +183,7 @@ extension ContextTests {
         }.collect()
         let perSender = 2000
         #expect(runThreads(2) { s in for i in 0..<perSender { input.send(value: s * perSender + i) } })
-        #expect(c.wait(forCount: 2 * perSender))
+        c.expectCount(2 * perSender)
         let values = c.values
         for s in 0..<2 {
             #expect(values.filter { $0 / perSender == s } == Array(s * perSender ..< (s + 1) * perSender))

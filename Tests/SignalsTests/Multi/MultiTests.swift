@@ -151,9 +151,9 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func branchAddedInsideDelivery(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuous() }
-        let inner = Collector<Int>()
+        let inner = Recorder<Int>()
         let innerOut = Shared<SignalOutput<Int>?>(nil)
-        let outer = Collector<Int> { r in
+        let outer = Recorder<Int> { r in
             if r.value == 2 { innerOut.value = multi.subscribe(inner.handler) }
         }
         let outOuter = multi.subscribe(outer.handler)
@@ -191,7 +191,7 @@ import Testing
         let (b, outB) = multi.collect(context: .queue(queue))
         for i in 3..<6 { input.send(value: i) }
         input.complete()
-        #expect(b.waitForEnd())
+        b.expectEnd()
         let expected: [Ev<Int>] = (0..<6).map { .value($0) } + [.complete]
         #expect(a.events == expected)
         #expect(b.events == expected)
@@ -207,7 +207,7 @@ import Testing
         let (a, outA) = multi.collect()
         for i in 1...3 { input.send(value: i) }
         let holder = Shared<SignalOutput<Int>?>(nil)
-        let b = Collector<Int> { _ in holder.value?.cancel() }
+        let b = Recorder<Int> { _ in holder.value?.cancel() }
         holder.value = multi.subscribe(b.handler)
         // The cache is delivered inside `subscribe`, before `holder` is set: cancel on the
         // next delivery instead.
@@ -226,9 +226,9 @@ import Testing
     func branchCancelsAnotherInsideDelivery(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
         let victim = Shared<SignalOutput<Int>?>(nil)
-        let a = Collector<Int> { r in if r.value == 2 { victim.value?.cancel() } }
-        let b = Collector<Int>()
-        let c = Collector<Int>()
+        let a = Recorder<Int> { r in if r.value == 2 { victim.value?.cancel() } }
+        let b = Recorder<Int>()
+        let c = Recorder<Int>()
         let outA = multi.subscribe(a.handler)
         victim.value = multi.subscribe(b.handler)
         let outC = multi.subscribe(c.handler)
@@ -286,10 +286,10 @@ import Testing
     func allBranchesCancelledInsideDelivery(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
         let outputs = Shared<[SignalOutput<Int>]>([])
-        let a = Collector<Int> { r in
+        let a = Recorder<Int> { r in
             if r.value == 1 { for o in outputs.value { o.cancel() } }
         }
-        let b = Collector<Int>()
+        let b = Recorder<Int>()
         outputs.update { $0.append(multi.subscribe(a.handler)) }
         outputs.update { $0.append(multi.subscribe(b.handler)) }
         #expect(input.send(value: 1) == nil)
@@ -310,7 +310,7 @@ import Testing
     func outputReleasedInsideItsHandler(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.continuousWhileActive() }
         let holder = Shared<SignalOutput<Int>?>(nil)
-        let a = Collector<Int> { r in if r.value == 2 { holder.value = nil } }
+        let a = Recorder<Int> { r in if r.value == 2 { holder.value = nil } }
         holder.value = multi.subscribe(a.handler)
         input.send(value: 1)
         input.send(value: 2)

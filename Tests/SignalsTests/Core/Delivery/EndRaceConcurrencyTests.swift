@@ -12,16 +12,13 @@ private final class SenderLog: @unchecked Sendable {
     var refusals: [SignalSendError] = []
 }
 
-/// Everything a stage saw, in order, so the test can tell whether anything came after an end.
-private final class StageLog: Sendable {
-    let events = Mutex<[Result<Int, SignalEnd>]>([])
-    func record(_ r: Result<Int, SignalEnd>) { events.withLock { $0.append(r) } }
-    /// Events that arrived after the first end.
+private extension Recorder {
+    /// Results that arrived after the first end: a stage that records everything it sees
+    /// shows whether anything came after its end.
     var afterEnd: Int {
-        events.withLock { e in
-            guard let i = e.firstIndex(where: { $0.end != nil }) else { return 0 }
-            return e.count - i - 1
-        }
+        let e = results
+        guard let i = e.firstIndex(where: { $0.end != nil }) else { return 0 }
+        return e.count - i - 1
     }
 }
 
@@ -78,7 +75,7 @@ private func spin(_ n: Int) {
                 }
             }
             #expect(finished)
-            #expect(collector.waitForEnd())
+            collector.expectEnd()
             let results = collector.results
             let endIndex = results.firstIndex { $0.end != nil } ?? results.count
             late += results.count - endIndex - 1
@@ -103,9 +100,9 @@ private func spin(_ n: Int) {
         var afterEnd = 0
         for iteration in 0..<300 {
             let (input, signal) = Signal<Int>.create(delivery: variant)
-            let stage = StageLog()
+            let stage = Recorder<Int>()
             let output = signal.transform { (r: Result<Int, SignalEnd>, next: SignalNext<Int>) in
-                stage.record(r)
+                stage.receive(r)
                 next.send(result: r)
             }.subscribe { _ in }
             let finished = runThreads(3) { t in
@@ -133,9 +130,9 @@ private func spin(_ n: Int) {
         for iteration in 0..<300 {
             let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
             let (source, sourceSignal) = Signal<Int>.create(delivery: variant)
-            let stage = StageLog()
+            let stage = Recorder<Int>()
             let output = signal.transform { (r: Result<Int, SignalEnd>, next: SignalNext<Int>) in
-                stage.record(r)
+                stage.receive(r)
                 next.send(result: r)
             }.subscribe { _ in }
             #expect(merged.add(sourceSignal, closePropagation: .none) == nil)

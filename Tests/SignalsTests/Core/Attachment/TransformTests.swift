@@ -160,7 +160,7 @@ import Testing
         }.collect()
         for i in 0..<500 { #expect(input.send(value: i) == nil) }
         input.complete()
-        #expect(c.waitForEnd())
+        c.expectEnd()
         #expect(c.events == (0..<500).map { .value($0 * 2) } + [.complete])
         #expect(c.overlaps == 0)
         #expect(offQueue.value == 0)
@@ -191,7 +191,7 @@ import Testing
             .collect()
         for i in 0..<30 { input.send(value: i) }
         input.complete()
-        #expect(c.waitForEnd())
+        c.expectEnd()
         let expected = (0..<30).map { $0 + 1 }.filter { $0 % 3 != 0 && $0 % 5 != 0 }
         #expect(c.events == expected.map { .value($0) } + [.complete])
         #expect(wrong.value == 0)
@@ -205,12 +205,12 @@ import Testing
         let (input, signal) = Signal<Int>.create(delivery: variant)
         #expect(signal.hop(to: .direct) === signal)
         let onQueue = Shared<[Bool]>([])
-        let c = Collector<Int> { _ in onQueue.update { $0.append(mark.isCurrent) } }
+        let c = Recorder<Int> { _ in onQueue.update { $0.append(mark.isCurrent) } }
         let out = signal.hop(to: .queue(queue)).subscribe(c.handler)
         input.send(value: 1)
         input.send(value: 2)
         input.complete()
-        #expect(c.waitForEnd())
+        c.expectEnd()
         #expect(c.events == [.value(1), .value(2), .complete])
         #expect(onQueue.value == [true, true, true])
         out.cancel()

@@ -35,7 +35,7 @@ import Testing
     func releasingOutputPassesNil(_ variant: DeliveryVariant) {
         let inputs = Shared<[SignalInput<Int>?]>([])
         let signal = Signal<Int>.generate(delivery: variant) { input in inputs.update { $0.append(input) } }
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         var out: SignalOutput<Int>? = signal.subscribe(c.handler)
         #expect(out?.isClosed == false)
         #expect(inputs.value.count == 1)
@@ -106,7 +106,7 @@ import Testing
             input?.send(value: 42)
         }
         let (c, out) = signal.collect()
-        #expect(c.wait(forCount: 1))
+        c.expectCount(1)
         #expect(c.events == [.value(42)])
         out.cancel()
         queue.sync {}

@@ -63,7 +63,7 @@ final class KeptInputSource: Sendable {
                 refusals.update { $0.append(second.map { "\($0)" } ?? "nil") }
             }
             #expect(first == nil)
-            #expect(c.waitForEnd(seconds: 10))
+            c.expectEnd(within: 10)
             #expect(refusals.value == ["nil"])
             #expect(c.events == [.value(1), .value(1), .complete])
             withExtendedLifetime((out, junction)) {}
@@ -101,7 +101,7 @@ final class KeptInputSource: Sendable {
                 input.send(end: .other(CoreError.boom))
             }
             let (c, out) = source.retry(count: 2, delayInterval: .zero).collect()
-            #expect(c.waitForEnd(seconds: 10))
+            c.expectEnd(within: 10)
             #expect(c.events == [.value(1), .value(2), .value(3), .boom])
             withExtendedLifetime(out) {}
             if c.events != [.value(1), .value(2), .value(3), .boom] { break }

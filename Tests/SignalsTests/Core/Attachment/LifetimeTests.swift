@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func releasingOutputDeactivates(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         var out: SignalOutput<Int>? = signal.subscribe(c.handler)
         #expect(input.send(value: 1) == nil)
         #expect(out?.isClosed == false)
@@ -37,7 +37,7 @@ import Testing
     func cancelInsideHandler(_ variant: DeliveryVariant) {
         let (input, signal) = Signal<Int>.create(delivery: variant)
         let holder = Shared<SignalOutput<Int>?>(nil)
-        let c = Collector<Int> { r in
+        let c = Recorder<Int> { r in
             if r.value == 2 { holder.value?.cancel() }
         }
         holder.value = signal.subscribe(c.handler)
@@ -55,12 +55,12 @@ import Testing
     /// objects may be released.
     @Test(arguments: DeliveryVariant.allCases)
     func outputKeepsGraphAlive(_ variant: DeliveryVariant) {
-        func build(_ c: Collector<Int>) -> (SignalInput<Int>, SignalOutput<Int>) {
+        func build(_ c: Recorder<Int>) -> (SignalInput<Int>, SignalOutput<Int>) {
             let (input, signal) = Signal<Int>.create(delivery: variant)
             let out = signal.map { $0 * 10 }.filter { $0 > 10 }.multicast().map { $0 + 1 }.subscribe(c.handler)
             return (input, out)
         }
-        let c = Collector<Int>()
+        let c = Recorder<Int>()
         let (input, out) = build(c)
         input.send(value: 1)
         input.send(value: 2)
@@ -75,8 +75,8 @@ import Testing
     @Test(arguments: DeliveryVariant.allCases)
     func lifetimesArray(_ variant: DeliveryVariant) {
         let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
-        let c1 = Collector<Int>()
-        let c2 = Collector<Int>()
+        let c1 = Recorder<Int>()
+        let c2 = Recorder<Int>()
         var lifetimes: [any Lifetime] = [multi.subscribe(c1.handler)]
         lifetimes += multi.subscribe(c2.handler)
         #expect(input.send(value: 1) == nil)

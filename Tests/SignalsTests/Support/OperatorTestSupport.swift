@@ -32,43 +32,6 @@ enum End: Equatable, CustomStringConvertible {
     }
 }
 
-/// Subscribes to a signal and records what arrives (thread-safe; the tests read it after the
-/// synchronous sends or virtual-time advances that produce the results).
-final class Recorder<T: Sendable>: Sendable {
-    final class Storage: Sendable {
-        let lock = Mutex<(values: [T], end: SignalEnd?, count: Int)>(([], nil, 0))
-    }
-    let storage = Storage()
-    let output = Mutex<SignalOutput<T>?>(nil)
-
-    init(_ signal: Signal<T>) {
-        let storage = self.storage
-        let out = signal.subscribe { r in
-            storage.lock.withLock { s in
-                s.count += 1
-                switch r {
-                case .success(let v): s.values.append(v)
-                case .failure(let e): s.end = e
-                }
-            }
-        }
-        output.withLock { $0 = out }
-    }
-
-    var values: [T] { storage.lock.withLock { $0.values } }
-    var end: End? { storage.lock.withLock { $0.end.map(End.init) } }
-    /// Values and end delivered in total (an end after an end would show here).
-    var resultCount: Int { storage.lock.withLock { $0.count } }
-
-    func cancel() {
-        let out = output.withLock { o -> SignalOutput<T>? in
-            defer { o = nil }
-            return o
-        }
-        out?.cancel()
-    }
-}
-
 /// Feeds `values` (then `end`, if any) through `op` on a fresh graph of the given variant and
 /// returns what came out.
 func run<U: Sendable>(
@@ -123,7 +86,8 @@ func graph2<A: Sendable, B: Sendable, U: Sendable>(
     return (ia, ib, Recorder(op(sa, sb)))
 }
 
-/// A thread-safe list, for handlers that collect things (windows, groups, log lines).
+/// A thread-safe list, for handlers and closures that collect things other than a
+/// subscription's results (windows, groups, inputs, log lines, calls): those go to a `Recorder`.
 final class Collected<T: Sendable>: Sendable {
     let items = Mutex<[T]>([])
     init() {}

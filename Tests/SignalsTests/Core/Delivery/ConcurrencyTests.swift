@@ -107,7 +107,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         for round in 0..<300 {
             let cancelled = Flag()
             let late = Counter()
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = multi.subscribe { [c] r in
                 if cancelled.isSet { late.add() }
                 c.receive(r)
@@ -151,8 +151,8 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             }
         }
         permanent.wait(forCount: 1, seconds: 10)
-        var alive: [(Collector<Int>, SignalOutput<Int>)] = []
-        var finished: [Collector<Int>] = []
+        var alive: [(Recorder<Int>, SignalOutput<Int>)] = []
+        var finished: [Recorder<Int>] = []
         for _ in 0..<300 {
             alive.append(multi.collect())
             if alive.count > 2 {
@@ -229,7 +229,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             let (input, signal) = Signal<Int>.create(delivery: variant)
             let cancelled = Flag()
             let late = Counter()
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = signal.subscribe { [c] r in
                 if cancelled.isSet { late.add() }
                 c.receive(r)
@@ -238,7 +238,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
                 var i = 0
                 while i < 1_000_000, input.send(value: i) == nil { i += 1 }
             }
-            #expect(c.wait(forCount: 20))
+            c.expectCount(20)
             out.cancel()
             cancelled.set()
             #expect(sender.finished())
@@ -286,7 +286,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             let (input, signal) = Signal<Int>.create(delivery: variant)
             let cancelled = Flag()
             let late = Counter()
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = signal.subscribe(context: .queue(q)) { [c] r in
                 if cancelled.isSet { late.add() }
                 c.receive(r)
@@ -296,7 +296,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
                 var i = 0
                 while i < 200_000, !stop.isSet, input.send(value: i) == nil { i += 1 }
             }
-            #expect(c.wait(forCount: 20))
+            c.expectCount(20)
             out.cancel()
             q.sync {}
             cancelled.set()
@@ -377,7 +377,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             input.complete()
             done.set()
         }
-        var branches: [(Collector<Int>, SignalOutput<Int>)] = []
+        var branches: [(Recorder<Int>, SignalOutput<Int>)] = []
         while branches.count < 100 {
             branches.append(multi.collect())
             if done.isSet && branches.count > 5 { break }
@@ -386,7 +386,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         let expected: [Ev<Int>] = (0..<count).map { .value($0) } + [.complete]
         #expect(first.events == expected)
         for (i, (c, out)) in branches.enumerated() {
-            #expect(c.waitForEnd(seconds: 10))
+            c.expectEnd(within: 10)
             #expect(c.events == expected, "branch \(i): \(c.count) results")
             #expect(c.overlaps == 0)
             out.cancel()
@@ -446,7 +446,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             // racing a flooding sender"; it used to return before, now and then, and the value
             // then came as the first held value).
             #expect(capture.values.count == 1, "round \(round): \(capture.values)")
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = capture.subscribe(c.handler)
             c.wait(seconds: 2) { $0.count >= 3 || finished.isSet }
             out.cancel()
@@ -492,7 +492,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
         onB.cancel()
         for (i, capture) in captures.value.enumerated() {
             #expect(capture.values.count <= 1, "capture \(i): \(capture.values)")
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = capture.subscribe(c.handler)
             let run = capture.values + c.values
             #expect(!run.isEmpty && isConsecutive(run), "capture \(i): \(capture.values), then \(c.values.prefix(6))")
@@ -558,7 +558,7 @@ private func isConsecutive(_ xs: [Int]) -> Bool {
             let (input, signal) = Signal<Int>.create(delivery: variant)
             let cancelled = Flag()
             let late = Counter()
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let out = signal.subscribe { [c] r in
                 if cancelled.isSet { late.add() }
                 c.receive(r)

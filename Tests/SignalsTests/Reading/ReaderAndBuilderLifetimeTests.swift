@@ -122,7 +122,7 @@ import Testing
         do {
             let t = counter.token()
             let mapped = multi.mapActivation(select: .all, activation: { v -> Int in t.touch(); return v * 10 }, remainder: { $0 })
-            let c = Collector<Int>()
+            let c = Recorder<Int>()
             let o = mapped.subscribe(c.handler)
             _ = input.send(value: 2)
             #expect(c.events == [.value(10), .value(2)])

@@ -135,7 +135,7 @@ import Testing
         let (s1, sig1) = Signal<Int>.create(delivery: variant)
         let (s2, sig2) = Signal<Int>.create(delivery: variant)
         weak var released: SignalMergedInput<Int>?
-        let (c, out): (Collector<Int>, SignalOutput<Int>)
+        let (c, out): (Recorder<Int>, SignalOutput<Int>)
         do {
             let (merged, signal) = Signal<Int>.createMergedInput(delivery: variant)
             #expect(merged.add(sig1) == nil)

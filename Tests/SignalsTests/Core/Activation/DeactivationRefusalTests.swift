@@ -23,7 +23,7 @@ import Testing
                 let stopping = a.onDeactivate { answers.withLock { $0.append(bIn.send(value: 99)) } }
                 var x = (bFirst ? b.merge(with: stopping) : stopping.merge(with: b)).take(1)
                 for _ in 0..<below { x = x.multicast() }
-                let seen = Collector<Int>()
+                let seen = Recorder<Int>()
                 let out = x.subscribe(seen.handler)
                 #expect(bIn.send(value: 1) == nil)
                 let got = answers.withLock { $0 }
