@@ -1,3 +1,7 @@
+import Foundation
+import Signals
+import Synchronization
+
 // Stress scenarios for graphs deeper than the nesting bound of activation and node-to-node
 // delivery (`DepthBounds` in the library: past 8 nested hand-overs on a thread, the next is
 // queued in the node it targets, which that thread drains from its outermost hand-over;
@@ -21,9 +25,9 @@
 //   on the thread that carried take's end through the stage after it, sends into the direct
 //   input: that send must be refused (the take has ended and, as in a shallow graph, the graph
 //   above it has stopped); take's k values arrive, then the end, once.
-
-import Signals
-import Synchronization
+// - `deep-merge-refusal-after-end`: a merge between two runs of 20 `multicast()` nodes, an
+//   error sent into one side; a thread that carried the end to the subscriber then sends into
+//   the other side, which must be refused (accepted and dropped, the value would be lost).
 
 /// A chain of nodes deeper than the nesting bound, subscribed, sent through and cancelled
 /// from several threads at once.
@@ -277,6 +281,54 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         let late = afterEnd.value.load(ordering: .relaxed)
         if late > 0 { findings.append(.forbidden("values arrived after the end", "\(late) values")) }
         withExtendedLifetime((output, busy, aIn, bIn)) {}
+        return findings
+    }
+}
+
+/// X → 20 multicasts → `merge(Y)` → 20 multicasts: three threads send into X and Y, one of
+/// them sends an error into X; a thread that carried the end to the subscriber (its handler
+/// saw the end on that thread) then sends into Y, which must be refused.
+package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "deep-merge-refusal-after-end", "past the depth bound: after the end reached the subscriber, the merge's other source refuses",
+        acceptable: "sends after the end refused", minimumThreads: 3)
+
+    struct Failure: Error {}
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let rounds = max(4, it.operations / 20)
+        var findings: [StressFinding] = []
+        for round in 0..<rounds where findings.isEmpty {
+            let (x, xs) = Signal<Int>.create(delivery: it.variant)
+            let (y, ys) = Signal<Int>.create(delivery: it.variant)
+            var s: Signal<Int> = xs
+            for _ in 0..<20 { s = s.multicast() }
+            s = s.merge(with: ys)
+            for _ in 0..<20 { s = s.multicast() }
+            let endThread = Atomic<UInt>(0)
+            let output = s.subscribe { r in
+                if case .failure = r { endThread.store(stressThreadToken(), ordering: .releasing) }
+            }
+            let late = StressLock<[String]>([])
+            let errorAt = it.random.below(40)
+            it.runActors(max(3, it.threads)) { a, rng in
+                for v in 0..<60 {
+                    if a == 0 && v == errorAt { x.send(end: .other(Failure())) }
+                    let into = (v + a) % 2 == 0 ? x : y
+                    let carried = endThread.load(ordering: .acquiring) == stressThreadToken()
+                    let accepted = into.send(value: v) == nil
+                    if carried && accepted && into === y {
+                        late.withLock { $0.append("thread \(a): value \(v) into Y") }
+                    }
+                    rng.perturb()
+                }
+            }
+            if let seen = late.withLock({ $0.first }) {
+                findings.append(.forbidden("send accepted after the end reached the subscriber", "round \(round): \(seen)"))
+            }
+            output.cancel()
+        }
         return findings
     }
 }

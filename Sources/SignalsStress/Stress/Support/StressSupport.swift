@@ -440,6 +440,8 @@ final class StressCounter: Sendable {
     init(_ v: Int) { value = Atomic(v) }
     var load: Int { value.load(ordering: .relaxed) }
     func store(_ v: Int) { value.store(v, ordering: .relaxed) }
+    /// Returns the count before this call and adds one.
+    func next() -> Int { value.add(1, ordering: .relaxed).newValue - 1 }
 }
 
 /// Per-sender contiguity: between the first and the last value a receiver got from a sender,
