@@ -43,7 +43,7 @@ package struct CaptureSubscribeScenario: LabelledStressScenario {
                 let began = clock.tick()
                 let capture = multi.capture()
                 it.track(capture, "capture")
-                let captured = capture.values.map { StressEvent.value(sender: $0.sender, seq: $0.seq, tag: $0.tag) }
+                let captured = capture.values.map { StressEvent.value(sender: $0.stamp.sender, seq: $0.stamp.seq, tag: $0.tag) }
                 rng.perturb()
                 let recorder = StressRecorder(capacity: senderCount * n + 4, perturber: shared)
                 let token = ledger.token()

@@ -89,7 +89,7 @@ package struct ContextChainScenario: LabelledStressScenario {
             let token = it.ledger.token()
             let chain = signal
                 .map(context: .queue(serialA)) { m in withExtendedLifetime(token) { stages[0].pass(m) } }
-                .filter(context: .concurrent(concurrent)) { m in stages[1].pass(m).seq >= 0 }
+                .filter(context: .concurrent(concurrent)) { m in stages[1].pass(m).stamp.seq >= 0 }
                 .map(context: .global) { m in stages[2].pass(m) }
             it.track(chain, "chain")
             let output = stream.subscribe(chain, context: .queue(serialB))

@@ -36,9 +36,10 @@ package struct DeepChainScenario: LabelledStressScenario {
     package let label = StressScenarioLabel("deep-chain", "T−1 threads send through 100 chained multicast nodes while one subscribes to the end and cancels, activating and deactivating every node", acceptable: "every sender's order, nothing after cancel, fully (de)activated")
 
     static let depth = 100
-    /// Maps in the chain: one per two nodes, each adding `1 << 40`.
+    /// Maps in the chain: one per two nodes, each adding `1 << 40`, above every stamp of the
+    /// senders (`StressStamp.encoded`), so a value that missed a map is told from one that
+    /// crossed them all.
     static var maps: Int { depth / 2 }
-    static func encode(actor: Int, seq: Int) -> Int { actor << 24 | seq }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -63,7 +64,8 @@ package struct DeepChainScenario: LabelledStressScenario {
                     let output = end.subscribeValues { v in
                         if cancelled.load(ordering: .acquiring) { _ = late.next() }
                         let raw = v &- expectedOffset
-                        let (sender, seq) = (raw >> 24, raw & 0xFF_FFFF)
+                        let stamp = StressStamp(encoded: raw)
+                        let (sender, seq) = (stamp.sender, stamp.seq)
                         guard raw >= 0, sender < actors - 1 else {
                             note("value \(v) did not cross every map (\(Self.maps) expected)")
                             return
@@ -82,7 +84,7 @@ package struct DeepChainScenario: LabelledStressScenario {
                 }
             } else {
                 for seq in 0..<n {
-                    _ = input.send(value: Self.encode(actor: actor, seq: seq))
+                    _ = input.send(value: StressStamp(sender: actor, seq: seq).encoded)
                     rng.perturb()
                     if seq & 31 == 0 { it.progress(actor, seq) }
                 }
@@ -123,7 +125,6 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
     package let label = StressScenarioLabel("deep-merge-order", "threads send into a merge (one side through a multi with a busy second branch) with 12 multicasts below it, and one ends it", acceptable: "every accepted value once, in sender order, before the end")
 
     static let below = 12
-    static func encode(actor: Int, seq: Int) -> Int { actor << 24 | seq }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -164,7 +165,7 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
             }
             var mine: [Int] = []
             for seq in 0..<n {
-                let v = Self.encode(actor: actor, seq: seq)
+                let v = StressStamp(sender: actor, seq: seq).encoded
                 let input = actor & 1 == 0 ? aIn : bIn
                 if input.send(value: v) == nil { mine.append(v) }
                 rng.perturb()
@@ -176,7 +177,7 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
         var findings: [StressFinding] = []
         let got = received.withLock { $0 }
         var bySender: [Int: [Int]] = [:]
-        for v in got { bySender[v >> 24, default: []].append(v) }
+        for v in got { bySender[StressStamp(encoded: v).sender, default: []].append(v) }
         let sent = accepted.withLock { $0 }
         var problems: [String] = []
         for (actor, values) in sent.sorted(by: { $0.key < $1.key }) {
@@ -261,7 +262,8 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         it.runActors(senders + 1) { actor, rng in
             let direct = actor == senders
             for seq in 0..<n {
-                if direct { _ = bIn.send(value: actor << 24 | seq) } else { _ = aIn.send(value: actor << 24 | seq) }
+                let v = StressStamp(sender: actor, seq: seq).encoded
+                if direct { _ = bIn.send(value: v) } else { _ = aIn.send(value: v) }
                 rng.perturb()
                 if seq & 31 == 0 { it.progress(actor, seq) }
             }

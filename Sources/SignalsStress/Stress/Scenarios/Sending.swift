@@ -80,7 +80,7 @@ package struct ReentrantSendScenario: LabelledStressScenario {
             let output = signal.subscribe { r in
                 withExtendedLifetime(token) {
                     recorder.receive(r)
-                    if case .success(let m) = r, m.tag < 3, m.seq % 3 == 0, let input = weakInput.object {
+                    if case .success(let m) = r, m.tag < 3, m.stamp.seq % 3 == 0, let input = weakInput.object {
                         resender.send(tag: m.tag + 1, ledger: ledger) { input.send(value: $0) }
                     }
                 }
@@ -352,7 +352,7 @@ package struct DeliveryQueueScenario<Q: DeliveryQueue>: StressScenario where Q.E
                     return
                 }
                 recorder.receive(.success(m))
-                if m.tag == 0 && m.seq % 4 == 0 {
+                if m.tag == 0 && m.stamp.seq % 4 == 0 {
                     let seq = resender.nextSeq
                     resender.record(seq: seq, accepted: true)
                     fence.resent.wrappingAdd(1, ordering: .relaxed)

@@ -151,23 +151,21 @@ package final class StressToken: Sendable {
 
 // MARK: - Values
 
-/// The value every stress graph carries: who sent it, its place in that sender's order, a tag
-/// (re-entrancy depth, activation number…) and a counted token, so a value that the library
-/// keeps alive too long shows up as a leak.
+/// The value every stress graph carries: who sent it and its place in that sender's order
+/// (its stamp), a tag (re-entrancy depth, activation number…) and a counted token, so a value
+/// that the library keeps alive too long shows up as a leak.
 package struct StressMsg: Sendable {
-    /// The sender (actor, or a pseudo-sender such as re-entrant sends from a handler).
-    package let sender: Int
-    /// The sender's sequence number, from 0.
-    package let seq: Int
+    /// The sender (actor, or a pseudo-sender such as re-entrant sends from a handler) and its
+    /// sequence number.
+    package let stamp: StressStamp
     /// Scenario-specific: re-entrancy depth, activation number…
     package let tag: Int
     /// The counted token.
     package let token: StressToken
 
-    /// A value.
+    /// The `seq`th value of `sender`.
     package init(sender: Int, seq: Int, tag: Int = 0, token: StressToken) {
-        self.sender = sender
-        self.seq = seq
+        stamp = StressStamp(sender: sender, seq: seq)
         self.tag = tag
         self.token = token
     }
@@ -301,6 +299,11 @@ package enum StressEvent: Equatable, Sendable, CustomStringConvertible {
 /// Records what a handler receives, and how: entries that overlap, and entries after the
 /// subscription's `cancel()` returned.
 package final class StressRecorder: @unchecked Sendable {
+    /// Where a slot keeps a value's tag. A slot is one word: its kind in the top two bits (1 a
+    /// value, 2 an end), then the tag (16 bits) above the value's stamp (`StressStamp.encoded`,
+    /// the sender kept to 12 bits).
+    static let tagShift = StressStamp.seqBits + 12
+
     let capacity: Int
     let slots: UnsafeMutablePointer<Atomic<UInt64>>
     let count = Atomic<Int>(0)
@@ -337,7 +340,8 @@ package final class StressRecorder: @unchecked Sendable {
         var isEnd = false
         switch r {
         case .success(let m):
-            code = 1 << 62 | UInt64(m.sender & 0xFFF) << 48 | UInt64(m.tag & 0xFFFF) << 32 | UInt64(m.seq & 0xFFFF_FFFF)
+            code = 1 << 62 | UInt64(m.tag & 0xFFFF) << StressRecorder.tagShift
+                | UInt64(StressStamp(sender: m.stamp.sender & 0xFFF, seq: m.stamp.seq).encoded)
         case .failure(let e):
             isEnd = true
             switch e {
@@ -375,7 +379,8 @@ package final class StressRecorder: @unchecked Sendable {
                 while code == 0 && spins < 1_000_000 { spins += 1; sched_yield(); code = slots[i].load(ordering: .acquiring) }
             }
             if code >> 62 == 1 {
-                out.append(.value(sender: Int((code >> 48) & 0xFFF), seq: Int(code & 0xFFFF_FFFF), tag: Int((code >> 32) & 0xFFFF)))
+                let stamp = StressStamp(encoded: Int(code & (1 << StressRecorder.tagShift - 1)))
+                out.append(.value(sender: stamp.sender, seq: stamp.seq, tag: Int((code >> StressRecorder.tagShift) & 0xFFFF)))
             } else {
                 let names = ["complete", "cancelled", "other"]
                 out.append(.end(names[Int(min(code & 3, 2))]))
