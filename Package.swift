@@ -44,7 +44,7 @@ let package = Package(
         // The harness, by concern, with `package` access (bench and the tests are its only users):
         //   SignalsReports    statistics and reports
         //   SignalsWorkloads  workloads and measurement: bench run, bench ab   -> SignalsReports
-        //   SignalsStress     bench stress                                      -> SignalsReports
+        //   SignalsStress     bench stress, bench explore                       -> SignalsReports
         // Statistics and reports: the report model (identifiers, parameters, results, argument
         // checks), the paired statistics, every report's renderings (bench ab's included),
         // `bench compare` and the targets: computation and rendering, no workload, no peer. It also
@@ -53,7 +53,7 @@ let package = Package(
         // Workload names, summaries and rows come from the workload registry.
         .target(name: "SignalsReports", dependencies: ["Signals", "SignalsWorkloadRegistry"]),
         // The workload registry: each workload's declaration (its `bench run` shape, its
-        // instruction-count case, its package-benchmark benchmarks) in a file of its own, and
+        // instruction-count case, its package-benchmark benchmark) in a file of its own, and
         // the one list of them. Public, for Benchmarks/; depends on the library only.
         .target(name: "SignalsWorkloadRegistry", dependencies: ["Signals"]),
         // Workloads and measurement: the workloads, their drivers and checkers, the subjects (the
@@ -73,8 +73,10 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
-        // `bench stress`: scenarios, the runner and its arbiter; reports through SignalsReports'
-        // tables and formats. No workload, metric or peer of `bench run`.
+        // `bench stress` and `bench explore`: Stress/ (the runner, the support scenarios build on,
+        // the scenarios by the part of the library they race), Explore/ (the controlled scheduler,
+        // its strategies and scenarios) and Generated/ (random cases, run by both); reports
+        // through SignalsReports' tables and formats. No workload, metric or peer of `bench run`.
         .target(name: "SignalsStress", dependencies: ["Signals", "SignalsReports"]),
         // The command-line front end: `swift run -c release bench`.
         .executableTarget(

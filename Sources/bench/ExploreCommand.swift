@@ -88,7 +88,7 @@ struct ExploreCommand: ParsableCommand {
                 _ = try ArgumentCheck.listItems(s, flag: "--scenario", what: "scenarios", allowed: "`bench explore --list` shows them")
             }
             _ = try ArgumentCheck.distinct(scenarioNames, flag: "--scenario")
-            if case .failure(let e) = ExploreCatalogue.select(scenarioNames) {
+            if case .failure(let e) = ExploreRegistry.select(scenarioNames) {
                 throw ArgumentError(flag: "--scenario", message: e.description)
             }
             if variant != "both" {
@@ -135,13 +135,13 @@ struct ExploreCommand: ParsableCommand {
 
     func run() throws {
         if list {
-            for s in ExploreCatalogue.all { print("\(s.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(s.summary)") }
+            for s in ExploreRegistry.all { print("\(s.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(s.summary)") }
             return
         }
         guard ExploreRunner.available else {
             throw UsageError("bench explore needs a debug build: the library's schedule points are compiled only with DEBUG, so release instruction counts stay unchanged. Run `swift build --product bench` and `.build/debug/bench explore`.")
         }
-        guard case .success(let scenarios) = ExploreCatalogue.select(scenarioNames) else { return }
+        guard case .success(let scenarios) = ExploreRegistry.select(scenarioNames) else { return }
         let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))
         let choice: ExploreStrategyChoice = strategy == "dfs" ? .dfs(preemptions: preemptions) : .pct(depth: depth)
         var options = ExploreOptions(strategy: choice, schedules: schedules, seed: runSeed, secondsPerRun: seconds)

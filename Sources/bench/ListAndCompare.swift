@@ -10,7 +10,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var report: ReportOutput
 
     func run() throws {
-        try report.emit(CatalogueReport.current())
+        try report.emit(ListReport.current())
     }
 }
 

@@ -100,7 +100,7 @@ struct StressCommand: ParsableCommand {
 
     func run() throws {
         if list {
-            for s in StressCatalogue.all { print("\(s.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.summary)") }
+            for s in StressRegistry.all { print("\(s.name.padding(toLength: 22, withPad: " ", startingAt: 0)) \(s.summary)") }
             return
         }
         let scenarios: [any StressScenario]

@@ -2,10 +2,10 @@ import Foundation
 import Signals
 import Synchronization
 
-/// A value's sender and sequence number, packed into the value itself so that every check
-/// reads them back from what a handler received: `sender << 16 | seq`.
+/// Who sends a generated case's values: each value carries its sender and sequence number as
+/// a `StressStamp` (`encoded`), so that every check reads them back from what a handler
+/// received; these are the senders' numbers.
 package enum GeneratedValue {
-    /// The sender of thread `thread` sending into `input`.
     /// The sender of thread `thread` sending into `input` (for `.mergedSource`, into its
     /// `instance`th added source: sends into two sources are two senders, each in order).
     package static func sender(thread: Int, input: GeneratedCase.Input, instance: Int = 0) -> Int {
@@ -15,9 +15,6 @@ package enum GeneratedValue {
     package static let handlerSender = 16
     /// The `.sequence` source's own values.
     package static let coldSender = 20
-    package static func make(_ sender: Int, _ seq: Int) -> Int { sender << 16 | seq }
-    package static func sender(of v: Int) -> Int { v >> 16 }
-    package static func seq(of v: Int) -> Int { v & 0xFFFF }
     /// The input a sender sends into.
     package static func input(ofSender s: Int) -> GeneratedCase.Input? {
         if s == handlerSender { return .secondary }
@@ -25,10 +22,11 @@ package enum GeneratedValue {
         return GeneratedCase.Input(rawValue: s % 64 % 4)
     }
     package static func describe(_ v: Int) -> String {
-        let s = sender(of: v)
+        let stamp = StressStamp(encoded: v)
+        let s = stamp.sender
         let source = s >= 64 ? " #\(s / 64)" : ""
         let who = s == handlerSender ? "handler" : s == coldSender ? "sequence" : "thread \(s % 64 / 4) → \(GeneratedCase.Input(rawValue: s % 4).map { "\($0)" } ?? "?")\(source)"
-        return "#\(seq(of: v)) of \(who)"
+        return "#\(stamp.seq) of \(who)"
     }
 }
 
@@ -255,7 +253,7 @@ package final class GeneratedRun: @unchecked Sendable {
         case .sequence:
             s = Signal<Int>.deferred(delivery: v) {
                 inputs.sourceStarts.add(1, ordering: .relaxed)
-                return Signal<Int>.from((0..<4).map { GeneratedValue.make(GeneratedValue.coldSender, $0) }, delivery: v)
+                return Signal<Int>.from((0..<4).map { StressStamp(sender: GeneratedValue.coldSender, seq: $0).encoded }, delivery: v)
             }
         }
         var secondarySignal: Signal<Int>?
@@ -274,14 +272,14 @@ package final class GeneratedRun: @unchecked Sendable {
         for step in spec.steps {
             switch step {
             case .map: s = s.map { $0 }
-            case .filter: s = s.filter { GeneratedValue.seq(of: $0) % 4 != 3 }
+            case .filter: s = s.filter { StressStamp(encoded: $0).seq % 4 != 3 }
             case .take(let n): s = s.take(n)
             case .first: s = s.first()
             case .takeUntil(let immediate):
                 s = immediate ? s.takeUntil(Signal<Void>.just((), delivery: v)) : s.takeUntil(triggerSignal!)
             case .onValue(let action):
                 s = s.onValue { value in
-                    guard action == .sendSecondary, GeneratedValue.sender(of: value) != GeneratedValue.handlerSender else { return }
+                    guard action == .sendSecondary, StressStamp(encoded: value).sender != GeneratedValue.handlerSender else { return }
                     Self.handlerSend(inputs)
                 }
             case .onEnd(let action):
@@ -315,7 +313,7 @@ package final class GeneratedRun: @unchecked Sendable {
     private static func handlerSend(_ inputs: GeneratedInputs) {
         guard let i = inputs.secondary, let record = inputs.recordHandlerSend else { return }
         let seq = inputs.handlerSeq.add(1, ordering: .relaxed).newValue - 1
-        let value = GeneratedValue.make(GeneratedValue.handlerSender, seq & 0xFFFF)
+        let value = StressStamp(sender: GeneratedValue.handlerSender, seq: seq).encoded
         record(.secondary, value) { i.send(value: value) == nil }
     }
 
@@ -382,7 +380,7 @@ package final class GeneratedRun: @unchecked Sendable {
 
     private func send(_ input: GeneratedCase.Input, thread: Int, seq: Int) {
         if input == .trigger {
-            let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input), seq & 0xFFFF)
+            let value = StressStamp(sender: GeneratedValue.sender(thread: thread, input: input), seq: seq).encoded
             let t = inputs.trigger
             recordSend(input, value) { t.map { $0.send(value: ()) == nil } ?? false }
             return
@@ -390,7 +388,7 @@ package final class GeneratedRun: @unchecked Sendable {
         let (i, instance) = input == .mergedSource
             ? inputs.mergedSource.withLock { ($0?.input, inputs.mergedSourceInstance.load(ordering: .relaxed)) }
             : (inputFor(input), 0)
-        let value = GeneratedValue.make(GeneratedValue.sender(thread: thread, input: input, instance: instance), seq & 0xFFFF)
+        let value = StressStamp(sender: GeneratedValue.sender(thread: thread, input: input, instance: instance), seq: seq).encoded
         recordSend(input, value, instance: instance) { i.map { $0.send(value: value) == nil } ?? false }
     }
 
@@ -498,7 +496,7 @@ package final class GeneratedRun: @unchecked Sendable {
         let records = sends.withLock { $0 }
         for r in records where r.accepted && r.input != .trigger
             && r.subscriptionBefore == index && r.subscriptionAfter == index && !r.disturbanceRunning
-            && spec.isLossless(r.input) && !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value))
+            && spec.isLossless(r.input) && !spec.filtered(r.input, seq: StressStamp(encoded: r.value).seq)
             && !spec.path(of: r.input).contains(where: GeneratedCase.isEnding) {
             if !delivered.contains(r.value) { return false }
         }
@@ -566,7 +564,8 @@ package final class GeneratedRun: @unchecked Sendable {
                 switch e {
                 case .end(let end): ends.append((end, pos))
                 case .value(let v):
-                    let sender = GeneratedValue.sender(of: v), seq = GeneratedValue.seq(of: v)
+                    let stamp = StressStamp(encoded: v)
+                    let (sender, seq) = (stamp.sender, stamp.seq)
                     let input = GeneratedValue.input(ofSender: sender)
                     let repeats = input.map { spec.repeats($0) } ?? false
                     let cold = sender == GeneratedValue.coldSender
@@ -628,7 +627,7 @@ package final class GeneratedRun: @unchecked Sendable {
                 continue
             }
             guard r.accepted, r.input != .trigger, spec.isLossless(r.input),
-                  !spec.filtered(r.input, seq: GeneratedValue.seq(of: r.value)) else { continue }
+                  !spec.filtered(r.input, seq: StressStamp(encoded: r.value).seq) else { continue }
             let at = delivered[finalIndex]?[r.value]
             if let end {
                 guard let o = origin(end.0), o.input == r.input, o.instance == r.instance, !r.endSeenAnywhereBefore else { continue }
@@ -651,7 +650,7 @@ package final class GeneratedRun: @unchecked Sendable {
         if spec.source == .sequence, restarts, let end = endOf[finalIndex], end.0.isComplete, origin(end.0)?.input == .primary,
            spec.isLossless(.primary), !subs[finalIndex].ended.load(ordering: .relaxed) {
             let got = delivered[finalIndex] ?? [:]
-            let lost = (0..<4).filter { !spec.filtered(.primary, seq: $0) && got[GeneratedValue.make(GeneratedValue.coldSender, $0)] == nil }
+            let lost = (0..<4).filter { !spec.filtered(.primary, seq: $0) && got[StressStamp(sender: GeneratedValue.coldSender, seq: $0).encoded] == nil }
             if !lost.isEmpty { problems.append("subscription \(finalIndex): the sequence completed without its value(s) \(lost)") }
         }
         return problems

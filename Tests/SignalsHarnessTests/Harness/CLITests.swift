@@ -210,7 +210,7 @@ struct CLITests {
         let file = dir.appendingPathComponent("list.json")
         let r = try runBench(["list", "--format", "json", "--output", file.path])
         #expect(r.status == 0 && r.stdout.isEmpty, "\(r.stderr)")
-        let list = try JSONDecoder().decode(CatalogueReport.self, from: Data(contentsOf: file))
+        let list = try JSONDecoder().decode(ListReport.self, from: Data(contentsOf: file))
         #expect(list.schemaVersion == 1 && list.workloads.contains { $0.name == "send-map" })
         let folder = try runBench(["list", "--output", dir.path + "/all/"])
         #expect(folder.status == 0)

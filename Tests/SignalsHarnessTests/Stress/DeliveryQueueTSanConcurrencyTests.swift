@@ -20,7 +20,7 @@ struct DeliveryQueueTSanConcurrencyTests {
 
     @Test(arguments: scenarios, DeliveryVariant.allCases)
     func deliveryQueueScenarioUnderLoad(_ name: String, _ variant: DeliveryVariant) throws {
-        let scenario = try #require(StressCatalogue.all.first { $0.name == name })
+        let scenario = try #require(StressRegistry.all.first { $0.name == name })
         let runner = StressRunner(options: StressOptions(
             seed: Self.seed, secondsPerRun: 0.6, iterations: 60, threads: 4, operations: 300,
             watchdogSeconds: 60, leakGraceSeconds: 3, exitOnDeadlock: false))

@@ -11,9 +11,9 @@ import Testing
 /// whole process while a scenario runs.
 @Suite(.serialized)
 struct ExploreTests {
-    @Test(arguments: ExploreCatalogue.all.map(\.name), DeliveryVariant.allCases)
+    @Test(arguments: ExploreRegistry.all.map(\.name), DeliveryVariant.allCases)
     func scenarioPassesAFewSchedules(_ name: String, _ variant: DeliveryVariant) throws {
-        let scenario = try #require(ExploreCatalogue.all.first { $0.name == name })
+        let scenario = try #require(ExploreRegistry.all.first { $0.name == name })
         for strategy in [ExploreStrategyChoice.pct(depth: 3), .dfs(preemptions: 1)] {
             let options = ExploreOptions(strategy: strategy, schedules: 4, seed: 0x5EED_E4, secondsPerRun: 5)
             let r = ExploreRunner.explore(scenario, delivery: variant, options: options)
@@ -56,10 +56,10 @@ struct ExploreTests {
         #expect((r.strategy as? ReplayStrategy)?.divergedAt == nil)
     }
 
-    /// Every scenario type in Explore/Scenarios/ is in the catalogue (a scenario is one type in
-    /// a file there and its line in `ExploreCatalogue`: one forgotten would never run), and the
+    /// Every scenario type in Explore/Scenarios/ is in the registry (a scenario is one type in
+    /// a file there and its line in `ExploreRegistry`: one forgotten would never run), and the
     /// names are unique.
-    @Test func everyScenarioTypeIsCatalogued() throws {
+    @Test func everyScenarioTypeIsRegistered() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let folder = root.appendingPathComponent("Sources/SignalsStress/Explore/Scenarios")
@@ -73,10 +73,10 @@ struct ExploreTests {
                 declared.insert(String(line[r.upperBound...].prefix { $0.isLetter || $0.isNumber }))
             }
         }
-        let catalogued = Set(ExploreCatalogue.all.map { String(describing: type(of: $0)) })
+        let registered = Set(ExploreRegistry.all.map { String(describing: type(of: $0)) })
         #expect(declared.count > 10)
-        #expect(declared == catalogued, "not catalogued: \(declared.subtracting(catalogued).sorted())")
-        let names = ExploreCatalogue.all.map(\.name)
+        #expect(declared == registered, "not registered: \(declared.subtracting(registered).sorted())")
+        let names = ExploreRegistry.all.map(\.name)
         #expect(Set(names).count == names.count)
     }
 

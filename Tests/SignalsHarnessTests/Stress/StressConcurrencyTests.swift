@@ -13,11 +13,11 @@ struct StressConcurrencyTests {
     static let seed: UInt64 = 0x5EED_0004
     static let budget = StressBudget(
         totalSeconds: StressBudget.seconds(fromEnvironment: "SIGNALS_STRESS_SECONDS"),
-        scenarios: StressCatalogue.all.map(\.name), variants: DeliveryVariant.allCases.count)
+        scenarios: StressRegistry.all.map(\.name), variants: DeliveryVariant.allCases.count)
 
-    @Test(arguments: StressCatalogue.all.map(\.name), DeliveryVariant.allCases)
+    @Test(arguments: StressRegistry.all.map(\.name), DeliveryVariant.allCases)
     func scenarioKeepsEveryPromise(_ name: String, _ variant: DeliveryVariant) throws {
-        let scenario = try #require(StressCatalogue.all.first { $0.name == name })
+        let scenario = try #require(StressRegistry.all.first { $0.name == name })
         let seconds = Self.budget.seconds(for: name)
         let runner = StressRunner(options: StressOptions(
             seed: Self.seed, secondsPerRun: seconds, iterations: nil, threads: 3, operations: 64,

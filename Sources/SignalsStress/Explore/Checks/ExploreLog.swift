@@ -4,7 +4,8 @@ import Signals
 /// What a scenario's handlers received and its senders had accepted, and the checks of
 /// `bench stress` over them: each accepted value exactly once, each sender's values in the
 /// order sent, nothing after the end, the end once and last, nothing after a `cancel()`
-/// returned. Values are `sender * 1000 + sequence number`.
+/// returned. A value sent through the log carries its sender and sequence number
+/// (`StressStamp.encoded`); a negative value is a probe no sender sent.
 ///
 /// Handlers record under a plain lock that no schedule point is reached inside.
 package final class ExploreLog: @unchecked Sendable {
@@ -19,9 +20,6 @@ package final class ExploreLog: @unchecked Sendable {
     /// An empty log.
     package init() {}
 
-    /// A value as sender `sender`'s `seq`th.
-    package static func value(_ sender: Int, _ seq: Int) -> Int { sender * 1000 + seq }
-
     /// A delivery (a subscription's handler).
     package func receive(_ r: Result<Int, SignalEnd>) {
         lock.withLock {
@@ -35,13 +33,17 @@ package final class ExploreLog: @unchecked Sendable {
     /// A value delivered to a handler that watches values only.
     package func receive(value v: Int) { receive(.success(v)) }
 
-    /// Sends `v` through `input`, noting it if accepted (`send` returned nil).
+    /// Sends `stamp` (encoded) through `input`, noting it if accepted (`send` returned nil).
     @discardableResult
-    package func send(_ v: Int, through input: SignalInput<Int>) -> Bool {
+    package func send(_ stamp: StressStamp, through input: SignalInput<Int>) -> Bool {
+        let v = stamp.encoded
         let accepted = input.send(value: v) == nil
         if accepted { lock.withLock { acceptedValues.append(v) } }
         return accepted
     }
+
+    /// A value in a problem's text: its stamp ("sender:seq"), or a probe's own number.
+    static func describe(_ v: Int) -> String { v >= 0 ? "\(StressStamp(encoded: v))" : "\(v)" }
 
     /// A forbidden outcome seen by a scenario's own watch (a value after `cancel()` returned).
     package func forbid(_ what: String) { lock.withLock { if notes.count < 4 { notes.append(what) } } }
@@ -65,20 +67,21 @@ package final class ExploreLog: @unchecked Sendable {
             var seen: [Int: Int] = [:]
             for v in received { seen[v, default: 0] += 1 }
             for (v, n) in seen.sorted(by: { $0.key < $1.key }) where n > 1 {
-                problems.append("value \(v) delivered \(n) times")
+                problems.append("value \(Self.describe(v)) delivered \(n) times")
             }
             let accepted = Set(acceptedValues)
             if acceptedArrive {
-                for v in acceptedValues where seen[v] == nil && !mayDrop.contains(v / 1000) {
-                    problems.append("accepted value \(v) (send returned nil) never delivered")
+                for v in acceptedValues where seen[v] == nil && !mayDrop.contains(StressStamp(encoded: v).sender) {
+                    problems.append("accepted value \(Self.describe(v)) (send returned nil) never delivered")
                 }
             }
             for v in received where !accepted.contains(v) && v >= 0 {
-                problems.append("value \(v) delivered but never accepted")
+                problems.append("value \(Self.describe(v)) delivered but never accepted")
             }
             var last: [Int: Int] = [:]
             for v in received {
-                let (sender, seq) = (v / 1000, v % 1000)
+                let stamp = StressStamp(encoded: v)
+                let (sender, seq) = (stamp.sender, stamp.seq)
                 if let before = last[sender], seq <= before {
                     problems.append("sender \(sender): \(seq) delivered after \(before)")
                 }

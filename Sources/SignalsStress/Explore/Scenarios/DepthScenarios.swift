@@ -23,8 +23,8 @@ package struct ExploreDeepMergeOrder: ExploreScenario {
         let log = ExploreLog()
         let output = x.subscribe { log.receive($0) }
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<2 { log.send(ExploreLog.value(0, seq), through: aIn) } },
-            { for seq in 0..<2 { log.send(ExploreLog.value(1, seq), through: bIn) } },
+            { for seq in 0..<2 { log.send(StressStamp(sender: 0, seq: seq), through: aIn) } },
+            { for seq in 0..<2 { log.send(StressStamp(sender: 1, seq: seq), through: bIn) } },
         ]
         return ExploreCase(threads: threads) {
             withExtendedLifetime((output, aIn, bIn)) { log.check(endExpected: false) }
@@ -62,9 +62,9 @@ package struct ExploreDeepTakeRefusal: ExploreScenario {
             if bIn.send(value: -1) == nil { log.forbid("a send after take's end had passed (on its thread) was accepted") }
         }
         var threads: [@Sendable () -> Void] = (0..<2).map { sender in
-            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: aIn) } }
+            { for seq in 0..<2 { log.send(StressStamp(sender: sender, seq: seq), through: aIn) } }
         }
-        threads.append { log.send(ExploreLog.value(2, 0), through: bIn) }
+        threads.append { log.send(StressStamp(sender: 2, seq: 0), through: bIn) }
         return ExploreCase(threads: threads) {
             withExtendedLifetime((output, branch, aIn, bIn)) {
                 var problems = log.check(endExpected: true, acceptedArrive: false)

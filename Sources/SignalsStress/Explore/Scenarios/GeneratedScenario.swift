@@ -1,9 +1,9 @@
 import Signals
 
-// The catalogue's entry for the generated scenarios; the generator, its runs, checks and
+// The registry's entry for the generated scenarios; the generator, its runs, checks and
 // shrinking are in Sources/SignalsStress/Generated/.
 
-/// `generated` in the explore catalogue. The runner expands it into cases (`GeneratedExplorer`);
+/// `generated` in the explore registry. The runner expands it into cases (`GeneratedExplorer`);
 /// `make` alone builds the case of seed 0.
 package struct ExploreGenerated: ExploreScenario {
     package init() {}

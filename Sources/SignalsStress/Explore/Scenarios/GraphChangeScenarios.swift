@@ -16,7 +16,7 @@ package struct ExploreMultiSubscribeCancel: ExploreScenario {
         let log = ExploreLog()
         let output = multi.subscribe { log.receive($0) }
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<2 { log.send(ExploreLog.value(0, seq), through: input) } },
+            { for seq in 0..<2 { log.send(StressStamp(sender: 0, seq: seq), through: input) } },
             {
                 let cancelled = Atomic<Bool>(false)
                 let branch = multi.subscribeValues { _ in
@@ -58,7 +58,7 @@ package struct ExploreMultiCancelInHandler: ExploreScenario {
         }
         victim.withLock { $0 = branch }
         let threads: [@Sendable () -> Void] = (0..<2).map { sender in
-            { for seq in 0..<2 { log.send(ExploreLog.value(sender, seq), through: input) } }
+            { for seq in 0..<2 { log.send(StressStamp(sender: sender, seq: seq), through: input) } }
         }
         return ExploreCase(threads: threads) {
             withExtendedLifetime((canceller, input)) { log.check(endExpected: false) }
@@ -81,7 +81,7 @@ package struct ExploreJunctionRebind: ExploreScenario {
         let outputs = [firstSignal.subscribe { log.receive($0) }, secondSignal.subscribe { log.receive($0) }]
         let setup = junction.bind(to: first)
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<3 { log.send(ExploreLog.value(0, seq), through: input) } },
+            { for seq in 0..<3 { log.send(StressStamp(sender: 0, seq: seq), through: input) } },
             {
                 _ = junction.disconnect()
                 if let e = junction.bind(to: second) { log.forbid("bind after disconnect refused: \(e)") }
@@ -111,10 +111,10 @@ package struct ExploreMergedAddRemove: ExploreScenario {
         let log = ExploreLog()
         let output = signal.subscribe { log.receive($0) }
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<2 { log.send(ExploreLog.value(0, seq), through: aIn) } },
+            { for seq in 0..<2 { log.send(StressStamp(sender: 0, seq: seq), through: aIn) } },
             {
                 merged.add(b)
-                for seq in 0..<2 { log.send(ExploreLog.value(1, seq), through: bIn) }
+                for seq in 0..<2 { log.send(StressStamp(sender: 1, seq: seq), through: bIn) }
                 merged.remove(a)
             },
         ]
@@ -140,7 +140,7 @@ package struct ExploreCapture: ExploreScenario {
         let live = ExploreLog()
         let keep = Mutex<[AnyObject]>([])
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<3 { log.send(ExploreLog.value(0, seq), through: input) } },
+            { for seq in 0..<3 { log.send(StressStamp(sender: 0, seq: seq), through: input) } },
             {
                 let capture = multi.capture()
                 let values = capture.values

@@ -34,7 +34,7 @@ func concurrentSenders(_ senders: Int, valuesEach: Int, _ variant: DeliveryVaria
     let log = ExploreLog()
     let output = signal.subscribe { log.receive($0) }
     let threads: [@Sendable () -> Void] = (0..<senders).map { sender in
-        { for seq in 0..<valuesEach { log.send(ExploreLog.value(sender, seq), through: input) } }
+        { for seq in 0..<valuesEach { log.send(StressStamp(sender: sender, seq: seq), through: input) } }
     }
     return ExploreCase(threads: threads) {
         withExtendedLifetime((output, input)) { log.check(endExpected: false) }
@@ -55,21 +55,21 @@ package struct ExploreReentrantSend: ExploreScenario {
         let log = ExploreLog()
         // Per thread: its number and its next sequence number (direct and re-entrant sends share it).
         let senders = Mutex<[UInt: (index: Int, next: Int)]>([:])
-        @Sendable func nextValue() -> Int {
+        @Sendable func nextValue() -> StressStamp {
             senders.withLock { s in
                 let me = stressThreadToken()
                 var entry = s[me] ?? (index: s.count, next: 0)
                 defer { entry.next += 1; s[me] = entry }
-                return ExploreLog.value(entry.index, entry.next)
+                return StressStamp(sender: entry.index, seq: entry.next)
             }
         }
         // Re-entrant values are marked by 100 added to their sequence number (a thread sends
         // one direct value, its 0th), so they are not sent again.
         let output = signal.subscribe { r in
             log.receive(r)
-            if case .success(let v) = r, (v % 1000) < 100 {
+            if case .success(let v) = r, StressStamp(encoded: v).seq < 100 {
                 let fresh = nextValue()
-                log.send(fresh + 100, through: input)
+                log.send(StressStamp(sender: fresh.sender, seq: fresh.seq + 100), through: input)
             }
         }
         let threads: [@Sendable () -> Void] = (0..<3).map { index in
@@ -96,7 +96,7 @@ package struct ExploreSendEnd: ExploreScenario {
         let log = ExploreLog()
         let output = signal.subscribe { log.receive($0) }
         let threads: [@Sendable () -> Void] = [
-            { for seq in 0..<3 { log.send(ExploreLog.value(0, seq), through: input) } },
+            { for seq in 0..<3 { log.send(StressStamp(sender: 0, seq: seq), through: input) } },
             { _ = input.send(end: .complete) },
         ]
         return ExploreCase(threads: threads) {
@@ -125,7 +125,7 @@ package struct ExploreEndCancel: ExploreScenario {
         }
         let threads: [@Sendable () -> Void] = [
             {
-                for seq in 0..<2 { log.send(ExploreLog.value(0, seq), through: input) }
+                for seq in 0..<2 { log.send(StressStamp(sender: 0, seq: seq), through: input) }
                 _ = input.send(end: .complete)
             },
             {

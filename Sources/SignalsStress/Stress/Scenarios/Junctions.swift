@@ -1,47 +1,109 @@
 import Dispatch
+import Signals
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Signals
-import Synchronization
 
-// Races on the CwlSignal API that changes the graph: a junction's end handler binding again,
-// `rebind()`, the reconnector, a capture's `resume(resend:onEnd:)` and `bind(to:resend:onEnd:)`,
-// and `retry`. Each checks the promise its doc comment and docs/guarantees.md make.
+// Scenarios for junctions (`SignalJunction`) and the API built on them: binds and disconnects
+// racing delivery, a junction's end handler binding again, `rebind()`, the reconnector, rebinds
+// over a `generate` source (an earlier activation's end must not reach the next one) and
+// `retry`. Each checks the promise its doc comment and docs/guarantees.md make.
 
-/// Records what one downstream received: values, then ends (as text).
-final class StressDownstream: @unchecked Sendable {
-    // Unchecked: behind the lock.
-    let log = StressLock<(values: [Int], ends: [String])>(([], []))
+/// Threads send into a signal whose junction another thread keeps disconnecting and binding
+/// again to the same input.
+///
+/// Arbiter: values arrive at most once and in each sender's order (a value in transit across
+/// a rebind may be dropped: INTERESTING); the source's end goes through the junction and
+/// arrives once, last.
+package struct JunctionRebindScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
 
-    func receive(_ r: Result<Int, SignalEnd>) {
-        log.withLock { l in
-            switch r {
-            case .success(let v): l.values.append(v)
-            case .failure(let e): l.ends.append(e.isComplete ? "complete" : e.isCancelled ? "cancelled" : "\(e)")
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = it.operations
+        let senderCount = it.threads - 1
+        let stream = StressStream(it, senders: senderCount)
+        let errors = StressLock<[String]>([])
+        var findings: [StressFinding] = []
+        do {
+            let (source, sourceSignal) = it.makeInput("source input", signal: "source signal")
+            let junction = sourceSignal.junction()
+            it.track(junction, "junction")
+            let (target, targetSignal) = it.makeInput("target input", signal: "target signal")
+            let output = stream.subscribe(targetSignal)
+            if let error = junction.bind(to: target) {
+                return [.forbidden(StressCheck.setupFailed, "bind: \(error)")]
             }
+            it.runActors(it.threads) { a, rng in
+                if a == senderCount {
+                    for k in 0..<max(4, n / 8) {
+                        let old = junction.disconnect()
+                        if old !== target { errors.withLock { $0.append("disconnect returned \(String(describing: old))") } }
+                        rng.perturb()
+                        if let error = junction.bind(to: target) {
+                            errors.withLock { $0.append("bind again: \(error)") }
+                        }
+                        rng.perturb()
+                        it.progress(a, k)
+                    }
+                    return
+                }
+                stream.sendAll(a, random: &rng) { source.send(value: $0) }
+            }
+            if let e = source.complete() { findings.append(.forbidden(StressCheck.setupFailed, "source complete() returned \(e)")) }
+            let recorder = stream.recorder
+            it.waitUntil("the end", timeoutSeconds: 2) { recorder.endCount > 0 }
+            output.cancel()
+            junction.cancel()
         }
+        for e in errors.withLock({ $0 }) { findings.append(.forbidden(StressCheck.setupFailed, e)) }
+        findings += stream.check("target subscriber", StressStreamPolicy(
+            lossName: "value dropped in transit during rebind", expectedEnd: "complete"))
+        return findings
     }
-
-    var snapshot: (values: [Int], ends: [String]) { log.withLock { $0 } }
 }
 
-/// A `generate` source that keeps its current input (a released input would end the stream).
-final class StressKeptSource: @unchecked Sendable {
-    // Unchecked: behind the lock.
-    let input = StressLock<SignalInput<Int>?>(nil)
-    let signal: Signal<Int>
+/// T threads call `rebind()` (and `rebind(onEnd:)`) on one junction bound to a subscribed
+/// input while the source keeps its input: the downstream never ends (a library race must not
+/// reach it as `.duplicate`), and afterwards the junction is bound: a value sent arrives.
+package struct JunctionRebindRaceScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "junction-rebind-race", "T threads rebind() one bound junction at once; then a value must arrive",
+        acceptable: "downstream open, still bound")
 
-    init(_ variant: DeliveryVariant) {
-        let input = self.input
-        signal = Signal<Int>.generate(delivery: variant) { i in input.withLock { $0 = i } }
-    }
-
-    func send(_ v: Int) -> SignalSendError? {
-        guard let i = input.withLock({ $0 }) else { return .inactive }
-        return i.send(value: v)
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let n = max(16, it.operations / 2)
+        let source = StressKeptSource(it.variant)
+        let junction = source.signal.junction()
+        it.track(junction, "junction")
+        let (input, signal) = Signal<Int>.create(delivery: it.variant)
+        let down = StressDownstream()
+        let out = signal.subscribe(down.receive)
+        if let e = junction.bind(to: input) { return [.forbidden(StressCheck.setupFailed, "bind refused: \(e)")] }
+        it.runActors(it.threads) { a, rng in
+            for i in 0..<n {
+                if (i + a) % 5 == 0 {
+                    junction.rebind { _, e, i in i.send(end: e) }
+                } else {
+                    junction.rebind()
+                }
+                rng.perturb()
+                if i & 15 == 0 { it.progress(a, i) }
+            }
+        }
+        let sent = source.send(-1)
+        let (values, ends) = down.snapshot
+        out.cancel()
+        _ = junction.disconnect()
+        var findings: [StressFinding] = []
+        if !ends.isEmpty { findings.append(.forbidden("downstream ended by racing rebinds", "\(ends)")) }
+        if sent != nil || values.last != -1 { findings.append(.forbidden("junction unbound after racing rebinds", "send gave \(String(describing: sent)), got \(values)")) }
+        return findings
     }
 }
 
@@ -115,46 +177,6 @@ package struct JunctionEndRebindScenario: LabelledStressScenario {
         let found = bad.withLock { $0 }
         if !found.isEmpty { return [.forbidden("round lost, refused or cut short", found.prefix(3).joined(separator: "; "))] }
         return []
-    }
-}
-
-/// T threads call `rebind()` (and `rebind(onEnd:)`) on one junction bound to a subscribed
-/// input while the source keeps its input: the downstream never ends (a library race must not
-/// reach it as `.duplicate`), and afterwards the junction is bound: a value sent arrives.
-package struct JunctionRebindRaceScenario: LabelledStressScenario {
-    package init() {}
-    package let label = StressScenarioLabel(
-        "junction-rebind-race", "T threads rebind() one bound junction at once; then a value must arrive",
-        acceptable: "downstream open, still bound")
-
-    package func run(_ it: StressIteration) -> [StressFinding] {
-        let n = max(16, it.operations / 2)
-        let source = StressKeptSource(it.variant)
-        let junction = source.signal.junction()
-        it.track(junction, "junction")
-        let (input, signal) = Signal<Int>.create(delivery: it.variant)
-        let down = StressDownstream()
-        let out = signal.subscribe(down.receive)
-        if let e = junction.bind(to: input) { return [.forbidden(StressCheck.setupFailed, "bind refused: \(e)")] }
-        it.runActors(it.threads) { a, rng in
-            for i in 0..<n {
-                if (i + a) % 5 == 0 {
-                    junction.rebind { _, e, i in i.send(end: e) }
-                } else {
-                    junction.rebind()
-                }
-                rng.perturb()
-                if i & 15 == 0 { it.progress(a, i) }
-            }
-        }
-        let sent = source.send(-1)
-        let (values, ends) = down.snapshot
-        out.cancel()
-        _ = junction.disconnect()
-        var findings: [StressFinding] = []
-        if !ends.isEmpty { findings.append(.forbidden("downstream ended by racing rebinds", "\(ends)")) }
-        if sent != nil || values.last != -1 { findings.append(.forbidden("junction unbound after racing rebinds", "send gave \(String(describing: sent)), got \(values)")) }
-        return findings
     }
 }
 
@@ -284,128 +306,71 @@ package struct ReconnectorRaceScenario: LabelledStressScenario {
     }
 }
 
-/// Actor 0 sends 1, 2, 3… into a `continuous()` multi; the others capture it and
-/// `resume(resend: .all, onEnd:)` (or `bind(to:resend:onEnd:)` into an input of their own)
-/// and subscribe later: the subscriber gets the capture's activation value, then consecutive
-/// values (nothing lost between `resume` and the subscription). Then each actor's own
-/// `create()` source bound with an end handler ends: the capture reads no values and that end.
-package struct CaptureResumeEndScenario: LabelledStressScenario {
-    package init() {}
-    package let label = StressScenarioLabel(
-        "capture-resume-end", "T−1 threads capture a flooded continuous(), resume/bind with onEnd, subscribe later; captures read the end",
-        acceptable: "activation value then consecutive values; [] and the end after it")
-
-    package func run(_ it: StressIteration) -> [StressFinding] {
-        let n = max(8, it.operations / 8)
-        let (input, multi) = Signal<Int>.create(delivery: it.variant) { $0.continuous() }
-        input.send(value: 0)
-        let bad = StressLock<[String]>([])
-        it.runFlood(from: 1, send: { v, _ in input.send(value: v) }) { a, rng in
-            for i in 0..<n {
-                let capture = multi.capture()
-                let activation = capture.values
-                let down = StressDownstream()
-                let out: SignalOutput<Int>
-                var junction: SignalJunction<Int>?
-                if i & 1 == 0 {
-                    let resumed = capture.resume(resend: .all) { _, e, i in i.send(end: e) }
-                    rng.perturb()
-                    out = resumed.subscribe(down.receive)
-                } else {
-                    let (into, signal) = Signal<Int>.create(delivery: it.variant)
-                    out = signal.subscribe(down.receive)
-                    switch capture.bind(to: into, resend: .all, onEnd: { _, e, i in i.send(end: e) }) {
-                    case .success(let j): junction = j
-                    case .failure(let e): bad.withLock { $0.append("bind refused: \(e)") }
-                    }
-                }
-                let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
-                while down.snapshot.values.count < 3 && DispatchTime.now().uptimeNanoseconds < deadline { rng.perturb() }
-                out.cancel()
-                _ = junction?.disconnect()
-                let values = down.snapshot.values
-                if activation.count != 1 || values.first != activation.first {
-                    bad.withLock { $0.append("activation \(activation), subscriber got \(values.prefix(4))…") }
-                } else if let b = stressConsecutiveBreak(values) {
-                    bad.withLock { $0.append("\(b.check) after \(values[0]): …\(b.around)…") }
-                }
-
-                // A capture of an own source, bound with an end handler, then ended.
-                let (ownInput, own) = Signal<Int>.create(delivery: it.variant)
-                let ownCapture = own.capture()
-                it.track(ownCapture, "capture")
-                let (into, signal) = Signal<Int>.create(delivery: it.variant)
-                let ownDown = StressDownstream()
-                let ownOut = signal.subscribe(ownDown.receive)
-                let bound = ownCapture.bind(to: into, resend: .all) { _, e, i in i.send(end: e) }
-                ownInput.send(value: i)
-                ownInput.complete()
-                if !ownCapture.values.isEmpty || ownCapture.end?.isComplete != true || ownDown.snapshot.ends != ["complete"] {
-                    bad.withLock { $0.append("after the end: values \(ownCapture.values), end \(String(describing: ownCapture.end)), downstream \(ownDown.snapshot)") }
-                }
-                withExtendedLifetime(bound) {}
-                ownOut.cancel()
-                if i & 3 == 0 { it.progress(a, i) }
-            }
-        }
-        let found = bad.withLock { $0 }
-        if !found.isEmpty { return [.forbidden("capture lost or misfiled values", found.prefix(3).joined(separator: "; "))] }
-        return []
-    }
-}
-
-// MARK: - Junction
-
-/// Threads send into a signal whose junction another thread keeps disconnecting and binding
-/// again to the same input.
+/// CwlSignal's `testAsynchronousJoinAndDetach` as a race: T threads keep disconnecting one
+/// junction over a cold `generate` source (0…7 then complete, on every activation) and binding
+/// it to a fresh merged input whose chain records what it gets.
 ///
-/// Arbiter: values arrive at most once and in each sender's order (a value in transit across
-/// a rebind may be dropped: INTERESTING); the source's end goes through the junction and
-/// arrives once, last.
-package struct JunctionRebindScenario: LabelledStressScenario {
+/// Arbiter, per chain, once every chain has ended: the values are 0, 1, 2, … in order (a
+/// prefix: a chain unbound early is cut short), the chain ends exactly once, and a chain that
+/// ends with `complete` saw all eight values. A straggling end of an earlier activation (or one
+/// that closed the reopened queue to the new activation's values) makes a chain complete early.
+package struct RebindGenerationScenario: LabelledStressScenario {
     package init() {}
-    package let label = StressScenarioLabel("junction-rebind", "junction bind/disconnect racing with delivery", acceptable: "all delivered once, in order, end last")
+    package let label = StressScenarioLabel("rebind-generation", "T threads rebind one junction over a cold generate source to fresh merged inputs: each chain sees 0…7 in order, then one end", acceptable: "every chain in order, one end, complete only when whole")
+
+    static let length = 8
+
+    /// What one chain received.
+    final class Chain: @unchecked Sendable {
+        // Unchecked: behind the lock.
+        let log = StressLock<(values: [Int], ends: [String])>(([], []))
+    }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
-        let n = it.operations
-        let senderCount = it.threads - 1
-        let stream = StressStream(it, senders: senderCount)
-        let errors = StressLock<[String]>([])
-        var findings: [StressFinding] = []
-        do {
-            let (source, sourceSignal) = it.makeInput("source input", signal: "source signal")
-            let junction = sourceSignal.junction()
-            it.track(junction, "junction")
-            let (target, targetSignal) = it.makeInput("target input", signal: "target signal")
-            let output = stream.subscribe(targetSignal)
-            if let error = junction.bind(to: target) {
-                return [.forbidden(StressCheck.setupFailed, "bind: \(error)")]
-            }
-            it.runActors(it.threads) { a, rng in
-                if a == senderCount {
-                    for k in 0..<max(4, n / 8) {
-                        let old = junction.disconnect()
-                        if old !== target { errors.withLock { $0.append("disconnect returned \(String(describing: old))") } }
-                        rng.perturb()
-                        if let error = junction.bind(to: target) {
-                            errors.withLock { $0.append("bind again: \(error)") }
+        let cycles = max(4, it.operations / 8)
+        let junction = Signal<Int>.generate(delivery: it.variant) { input in
+            guard let input else { return }
+            for x in 0..<Self.length { input.send(value: x) }
+            input.complete()
+        }.junction()
+        it.track(junction, "junction")
+        let chains = StressLock<[Chain]>([])
+        let outputs = StressLock<[SignalOutput<Int>]>([])
+        it.runActors(it.threads) { actor, rng in
+            for i in 0..<cycles {
+                let chain = Chain()
+                let (input, merged) = Signal<Int>.createMergedInput(delivery: it.variant)
+                let out = merged.subscribe { r in
+                    chain.log.withLock { l in
+                        switch r {
+                        case .success(let v): l.values.append(v)
+                        case .failure(let e): l.ends.append(e.isComplete ? "complete" : "\(e)")
                         }
-                        rng.perturb()
-                        it.progress(a, k)
                     }
-                    return
                 }
-                stream.sendAll(a, random: &rng) { source.send(value: $0) }
+                chains.withLock { $0.append(chain) }
+                outputs.withLock { $0.append(out) }
+                _ = junction.disconnect()
+                rng.perturb()
+                _ = junction.bind(to: input)
+                if i & 7 == 0 { it.progress(actor, i) }
             }
-            if let e = source.complete() { findings.append(.forbidden(StressCheck.setupFailed, "source complete() returned \(e)")) }
-            let recorder = stream.recorder
-            it.waitUntil("the end", timeoutSeconds: 2) { recorder.endCount > 0 }
-            output.cancel()
-            junction.cancel()
         }
-        for e in errors.withLock({ $0 }) { findings.append(.forbidden(StressCheck.setupFailed, e)) }
-        findings += stream.check("target subscriber", StressStreamPolicy(
-            lossName: "value dropped in transit during rebind", expectedEnd: "complete"))
-        return findings
+        _ = junction.disconnect()
+        // Every merged input is gone now (each actor's local): chains that were not completed
+        // were cancelled. Their ends are synchronous; give stragglers a moment anyway.
+        let all = chains.withLock { $0 }
+        it.waitUntil("every chain's end", timeoutSeconds: 5) { all.allSatisfy { $0.log.withLock { !$0.ends.isEmpty } } }
+        for out in outputs.withLock({ $0 }) { out.cancel() }
+        var bad: [String] = []
+        for (n, chain) in all.enumerated() {
+            let (values, ends) = chain.log.withLock { $0 }
+            if values != Array(0..<values.count) { bad.append("chain \(n): values \(values)") }
+            if ends.count != 1 { bad.append("chain \(n): \(ends.count) ends \(ends)") }
+            if ends.first == "complete" && values.count != Self.length { bad.append("chain \(n): complete after \(values)") }
+            if bad.count >= 3 { break }
+        }
+        if !bad.isEmpty { return [.forbidden("value or end from another activation", bad.joined(separator: "; "))] }
+        return []
     }
 }

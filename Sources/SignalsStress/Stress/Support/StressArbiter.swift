@@ -163,3 +163,17 @@ package func stressCheckEvents(
     }
     return findings
 }
+
+/// Checks that no sender had a send accepted after one of its own sends was refused: once the
+/// end wins, it wins for every later send.
+func stressCheckRefusalIsFinal(_ who: String, senders: [StressSender]) -> [StressFinding] {
+    for s in senders {
+        guard let firstRefused = s.status.firstIndex(of: StressSender.refused) else { continue }
+        if let q = s.status[firstRefused...].firstIndex(of: StressSender.accepted) {
+            return [.forbidden(
+                "send accepted after refusal",
+                "\(who): sender \(s.id) accepted \(q) after \(firstRefused) was refused")]
+        }
+    }
+    return []
+}

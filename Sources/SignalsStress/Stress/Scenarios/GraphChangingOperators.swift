@@ -81,10 +81,10 @@ final class StressInnerLogs: Sendable {
             switch r {
             case .success(let m):
                 if keyOf(m) != key {
-                    problems.add(.forbidden(GraphOperatorCheck.wrongKey, "\(what) \(index) (key \(key)) got \(m.sender):\(m.seq) of key \(keyOf(m))"))
+                    problems.add(.forbidden(GraphOperatorCheck.wrongKey, "\(what) \(index) (key \(key)) got \(m.stamp) of key \(keyOf(m))"))
                 }
                 values.receive(r)
-                log.events.withLock { $0.append(.value(sender: m.sender, seq: m.seq, tag: m.tag)) }
+                log.events.withLock { $0.append(.value(sender: m.stamp.sender, seq: m.stamp.seq, tag: m.tag)) }
             case .failure(let e):
                 let name: String
                 switch e {
@@ -180,7 +180,7 @@ package struct GroupByDurationRaceScenario: LabelledStressScenario {
         minimumThreads: 2)
 
     /// Three keys, each taking two consecutive values of a sender in turn.
-    static let key: @Sendable (StressMsg) -> Int = { ($0.seq / 2) % 3 }
+    static let key: @Sendable (StressMsg) -> Int = { ($0.stamp.seq / 2) % 3 }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let senders = it.threads - 1

@@ -69,7 +69,7 @@ package struct StressReport: Codable, Sendable {
 package enum StressSelection {
     /// The scenarios named (all if `names` is empty); throws on an unknown name.
     package static func scenarios(_ names: [String]) throws -> [any StressScenario] {
-        let all = StressCatalogue.all
+        let all = StressRegistry.all
         if names.isEmpty { return all }
         return try names.flatMap { n -> [any StressScenario] in
             let matches = all.filter { $0.name == n || ($0.name.hasPrefix(n) && n.hasSuffix("-")) }

@@ -1,8 +1,9 @@
 import SignalsReports
 
-extension CatalogueReport {
-    /// The catalogue of this build.
-    package static func current() -> CatalogueReport {
+extension ListReport {
+    /// What this build holds: the workloads of `WorkloadRegistry`, the subjects of
+    /// `SubjectRegistry` and which subject can run which case.
+    package static func current() -> ListReport {
         let available = SubjectRegistry.all()
         let builtIn = Set(available.map(\.id))
         var support: [Support] = []
@@ -15,7 +16,7 @@ extension CatalogueReport {
                 }
             }
         }
-        return CatalogueReport(
+        return ListReport(
             workloads: WorkloadID.allCases.map { Workload(name: $0.rawValue, summary: $0.summary, unit: $0.unit) },
             subjects: SubjectID.allCases.map { Subject(name: $0.rawValue, summary: $0.summary, builtIn: builtIn.contains($0), library: $0.isLibrary) },
             support: support)

@@ -2,7 +2,7 @@ import Foundation
 
 /// What `bench list` prints: the workloads, the subjects and which subject can do which case
 /// under the default parameters. `--format json` is for tools (schema in docs/bench-guide.md).
-package struct CatalogueReport: Codable, Sendable, RenderableReport {
+package struct ListReport: Codable, Sendable, RenderableReport {
     package struct Workload: Codable, Sendable {
         package var name: String
         package var summary: String
@@ -45,7 +45,7 @@ package struct CatalogueReport: Codable, Sendable, RenderableReport {
     package var subjects: [Subject]
     package var support: [Support]
 
-    /// This build's catalogue is `current()` (SignalsWorkloads), which asks each subject.
+    /// This build's list is `current()` (SignalsWorkloads), which asks each subject.
     package init(workloads: [Workload], subjects: [Subject], support: [Support]) {
         self.workloads = workloads; self.subjects = subjects; self.support = support
     }

@@ -1,3 +1,7 @@
+import Foundation
+import Signals
+import Synchronization
+
 // Stress scenarios for graphs deeper than the nesting bound of activation and node-to-node
 // delivery (`DepthBounds` in the library: past 8 nested hand-overs on a thread, the next is
 // queued in the node it targets, which that thread drains from its outermost hand-over;
@@ -21,9 +25,9 @@
 //   on the thread that carried take's end through the stage after it, sends into the direct
 //   input: that send must be refused (the take has ended and, as in a shallow graph, the graph
 //   above it has stopped); take's k values arrive, then the end, once.
-
-import Signals
-import Synchronization
+// - `deep-merge-refusal-after-end`: a merge between two runs of 20 `multicast()` nodes, an
+//   error sent into one side; a thread that carried the end to the subscriber then sends into
+//   the other side, which must be refused (accepted and dropped, the value would be lost).
 
 /// A chain of nodes deeper than the nesting bound, subscribed, sent through and cancelled
 /// from several threads at once.
@@ -32,9 +36,10 @@ package struct DeepChainScenario: LabelledStressScenario {
     package let label = StressScenarioLabel("deep-chain", "T−1 threads send through 100 chained multicast nodes while one subscribes to the end and cancels, activating and deactivating every node", acceptable: "every sender's order, nothing after cancel, fully (de)activated")
 
     static let depth = 100
-    /// Maps in the chain: one per two nodes, each adding `1 << 40`.
+    /// Maps in the chain: one per two nodes, each adding `1 << 40`, above every stamp of the
+    /// senders (`StressStamp.encoded`), so a value that missed a map is told from one that
+    /// crossed them all.
     static var maps: Int { depth / 2 }
-    static func encode(actor: Int, seq: Int) -> Int { actor << 24 | seq }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -59,7 +64,8 @@ package struct DeepChainScenario: LabelledStressScenario {
                     let output = end.subscribeValues { v in
                         if cancelled.load(ordering: .acquiring) { _ = late.next() }
                         let raw = v &- expectedOffset
-                        let (sender, seq) = (raw >> 24, raw & 0xFF_FFFF)
+                        let stamp = StressStamp(encoded: raw)
+                        let (sender, seq) = (stamp.sender, stamp.seq)
                         guard raw >= 0, sender < actors - 1 else {
                             note("value \(v) did not cross every map (\(Self.maps) expected)")
                             return
@@ -78,7 +84,7 @@ package struct DeepChainScenario: LabelledStressScenario {
                 }
             } else {
                 for seq in 0..<n {
-                    _ = input.send(value: Self.encode(actor: actor, seq: seq))
+                    _ = input.send(value: StressStamp(sender: actor, seq: seq).encoded)
                     rng.perturb()
                     if seq & 31 == 0 { it.progress(actor, seq) }
                 }
@@ -119,7 +125,6 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
     package let label = StressScenarioLabel("deep-merge-order", "threads send into a merge (one side through a multi with a busy second branch) with 12 multicasts below it, and one ends it", acceptable: "every accepted value once, in sender order, before the end")
 
     static let below = 12
-    static func encode(actor: Int, seq: Int) -> Int { actor << 24 | seq }
 
     package func run(_ it: StressIteration) -> [StressFinding] {
         let n = max(64, it.operations)
@@ -160,7 +165,7 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
             }
             var mine: [Int] = []
             for seq in 0..<n {
-                let v = Self.encode(actor: actor, seq: seq)
+                let v = StressStamp(sender: actor, seq: seq).encoded
                 let input = actor & 1 == 0 ? aIn : bIn
                 if input.send(value: v) == nil { mine.append(v) }
                 rng.perturb()
@@ -172,7 +177,7 @@ package struct DeepMergeOrderScenario: LabelledStressScenario {
         var findings: [StressFinding] = []
         let got = received.withLock { $0 }
         var bySender: [Int: [Int]] = [:]
-        for v in got { bySender[v >> 24, default: []].append(v) }
+        for v in got { bySender[StressStamp(encoded: v).sender, default: []].append(v) }
         let sent = accepted.withLock { $0 }
         var problems: [String] = []
         for (actor, values) in sent.sorted(by: { $0.key < $1.key }) {
@@ -257,7 +262,8 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         it.runActors(senders + 1) { actor, rng in
             let direct = actor == senders
             for seq in 0..<n {
-                if direct { _ = bIn.send(value: actor << 24 | seq) } else { _ = aIn.send(value: actor << 24 | seq) }
+                let v = StressStamp(sender: actor, seq: seq).encoded
+                if direct { _ = bIn.send(value: v) } else { _ = aIn.send(value: v) }
                 rng.perturb()
                 if seq & 31 == 0 { it.progress(actor, seq) }
             }
@@ -277,6 +283,54 @@ package struct DeepTakeRefusalScenario: LabelledStressScenario {
         let late = afterEnd.value.load(ordering: .relaxed)
         if late > 0 { findings.append(.forbidden("values arrived after the end", "\(late) values")) }
         withExtendedLifetime((output, busy, aIn, bIn)) {}
+        return findings
+    }
+}
+
+/// X → 20 multicasts → `merge(Y)` → 20 multicasts: three threads send into X and Y, one of
+/// them sends an error into X; a thread that carried the end to the subscriber (its handler
+/// saw the end on that thread) then sends into Y, which must be refused.
+package struct DeepMergeRefusalAfterEndScenario: LabelledStressScenario {
+    package init() {}
+    package let label = StressScenarioLabel(
+        "deep-merge-refusal-after-end", "past the depth bound: after the end reached the subscriber, the merge's other source refuses",
+        acceptable: "sends after the end refused", minimumThreads: 3)
+
+    struct Failure: Error {}
+
+    package func run(_ it: StressIteration) -> [StressFinding] {
+        let rounds = max(4, it.operations / 20)
+        var findings: [StressFinding] = []
+        for round in 0..<rounds where findings.isEmpty {
+            let (x, xs) = Signal<Int>.create(delivery: it.variant)
+            let (y, ys) = Signal<Int>.create(delivery: it.variant)
+            var s: Signal<Int> = xs
+            for _ in 0..<20 { s = s.multicast() }
+            s = s.merge(with: ys)
+            for _ in 0..<20 { s = s.multicast() }
+            let endThread = Atomic<UInt>(0)
+            let output = s.subscribe { r in
+                if case .failure = r { endThread.store(stressThreadToken(), ordering: .releasing) }
+            }
+            let late = StressLock<[String]>([])
+            let errorAt = it.random.below(40)
+            it.runActors(max(3, it.threads)) { a, rng in
+                for v in 0..<60 {
+                    if a == 0 && v == errorAt { x.send(end: .other(Failure())) }
+                    let into = (v + a) % 2 == 0 ? x : y
+                    let carried = endThread.load(ordering: .acquiring) == stressThreadToken()
+                    let accepted = into.send(value: v) == nil
+                    if carried && accepted && into === y {
+                        late.withLock { $0.append("thread \(a): value \(v) into Y") }
+                    }
+                    rng.perturb()
+                }
+            }
+            if let seen = late.withLock({ $0.first }) {
+                findings.append(.forbidden("send accepted after the end reached the subscriber", "round \(round): \(seen)"))
+            }
+            output.cancel()
+        }
         return findings
     }
 }

@@ -1,8 +1,9 @@
-// The catalogue of `bench stress`: every scenario, in table order. Each scenario lives in the
-// `Scenarios<Family>.swift` file of its family; a new one is added there and listed here.
+// The registry of `bench stress`: every scenario, in table order. Each scenario lives in the
+// file of Stress/Scenarios/ named after the part of the library it races; a new one is added
+// there and listed here.
 
 /// Every scenario of `bench stress`, in table order.
-package enum StressCatalogue {
+package enum StressRegistry {
     /// All scenarios.
     package static var all: [any StressScenario] {
         [

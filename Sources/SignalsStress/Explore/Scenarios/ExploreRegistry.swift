@@ -1,8 +1,8 @@
-// The catalogue of `bench explore`: every scenario, in table order. A new scenario is a type
+// The registry of `bench explore`: every scenario, in table order. A new scenario is a type
 // in a file of Explore/Scenarios/ and one line here.
 
 /// Every scenario of `bench explore`.
-package enum ExploreCatalogue {
+package enum ExploreRegistry {
     /// All scenarios, in table order.
     package static var all: [any ExploreScenario] {
         [
@@ -27,8 +27,8 @@ package enum ExploreCatalogue {
         ]
     }
 
-    /// The scenarios named in `names` (all when empty), in catalogue order; nil and the
-    /// unknown names if some are not in the catalogue.
+    /// The scenarios named in `names` (all when empty), in registry order; nil and the
+    /// unknown names if some are not in the registry.
     package static func select(_ names: [String]) -> Result<[any ExploreScenario], ExploreUnknownScenarios> {
         if names.isEmpty { return .success(all) }
         let known = Set(all.map(\.name))
@@ -38,11 +38,11 @@ package enum ExploreCatalogue {
     }
 }
 
-/// Scenario names that are not in the catalogue.
+/// Scenario names that are not in the registry.
 package struct ExploreUnknownScenarios: Error, CustomStringConvertible {
     /// The unknown names.
     package let names: [String]
     package var description: String {
-        "unknown scenario(s) \(names.joined(separator: ", ")); known: \(ExploreCatalogue.all.map(\.name).joined(separator: ", "))"
+        "unknown scenario(s) \(names.joined(separator: ", ")); known: \(ExploreRegistry.all.map(\.name).joined(separator: ", "))"
     }
 }
