@@ -100,6 +100,19 @@ package enum WaitCounters {
         return out
     }
 
+    /// Runs `body` as the counters' only user in the process: the counters are process-wide, so
+    /// two users at once (a churn run and a counter test in one test process) would reset and
+    /// switch them under each other. Every harness or test that turns counting on does it
+    /// inside this. Not for the library's own paths: it blocks while another user runs.
+    package static func exclusively<R>(_ body: () throws -> R) rethrows -> R {
+        user.wait()
+        defer { user.signal() }
+        return try body()
+    }
+
+    /// Held by the user inside `exclusively`.
+    static let user = DispatchSemaphore(value: 1)
+
     /// Sets every counter to 0.
     package static func reset() {
         for k in Kind.allCases { _ = apply(k) { $0.exchange(0, ordering: .relaxed) } }

@@ -259,16 +259,18 @@ extension RunContext {
         if let placement { ThreadAffinity.pin(toCPU: placement.subscriber) }
         while !started.load(ordering: .acquiring) || !watchdogStarted.load(ordering: .acquiring) { sched_yield() }
         // Where the pairs waited (the library's wait counters, for this interval only).
-        WaitCounters.reset()
-        WaitCounters.isCounting.store(true, ordering: .relaxed)
-        startClock()
-        for k in 0..<operations {
-            subscribeAndCancel()
-            progress.store(k &+ 1, ordering: .relaxed)
+        WaitCounters.exclusively {
+            WaitCounters.reset()
+            WaitCounters.isCounting.store(true, ordering: .relaxed)
+            startClock()
+            for k in 0..<operations {
+                subscribeAndCancel()
+                progress.store(k &+ 1, ordering: .relaxed)
+            }
+            stopClock()
+            WaitCounters.isCounting.store(false, ordering: .relaxed)
+            for (name, n) in WaitCounters.snapshot() where n != 0 { counters[name] = n }
         }
-        stopClock()
-        WaitCounters.isCounting.store(false, ordering: .relaxed)
-        for (name, n) in WaitCounters.snapshot() where n != 0 { counters[name] = n }
         counters["churnPairs"] = operations
         if let placement { ThreadAffinity.set(placement.original) }
         finished.store(true, ordering: .releasing)
