@@ -61,9 +61,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @inlinable @inline(__always)
     package func lock() {
-        #if DEBUG
         SchedulePoint.here(.lockAcquire)
-        #endif
         if _fastPath(word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged) { return }
         lockContended()
     }
@@ -85,9 +83,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     package func unlock() {
         if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
-        #if DEBUG
         SchedulePoint.here(.lockRelease)
-        #endif
     }
 
     /// Runs `body` holding the lock, as a short section when `shortSection` (for the harness
@@ -109,11 +105,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @inline(__always)
     func tryTake() -> Bool {
         guard word.load(ordering: .relaxed) == 0 else { return false }
-        #if DEBUG
         // The look decides the write: a scheduler that can switch threads between them sees
         // a take that is not one atomic step.
         SchedulePoint.here(.lockTake)
-        #endif
         return word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
@@ -123,11 +117,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// parks.
     @usableFromInline
     func lockContended() {
-        #if DEBUG
         // A controlled thread cannot spin or park for a holder that runs only when it yields:
         // it gives the others a turn and tries again.
         while SchedulePoint.waitingTurn(.lockWait) { if tryTake() { return } }
-        #endif
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.lockContended) }
         var spins = 0

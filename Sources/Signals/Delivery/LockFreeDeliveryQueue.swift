@@ -130,9 +130,7 @@ import Darwin
     @inlinable @inline(__always)
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         if kind == .end {
             // Closes the fast path before the end takes its slot (see the type's comment).
             claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
@@ -159,9 +157,7 @@ import Darwin
 
     @inlinable
     package func tryClaim() -> Bool {
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         return claim.compareExchange(
             expected: 0, desired: currentThreadToken(), successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged
@@ -191,16 +187,12 @@ import Darwin
         while true {
             if word & 1 == 0 {
                 // Released to idle, keeping the closed flag: an ended node stays closed.
-                #if DEBUG
                 SchedulePoint.here(.release)
-                #endif
                 let (released, now) = claim.compareExchange(
                     expected: word, desired: word & Self.closedFlag, ordering: .sequentiallyConsistent)
                 if released {
-                    #if DEBUG
-                    if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+                    DeliveryGapHook.here(.released)
                     SchedulePoint.here(.released)
-                    #endif
                     return nil
                 }
                 word = now
@@ -223,9 +215,7 @@ import Darwin
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
         // or by claiming an idle node), so one CAS releases. (After an end set the closed flag
         // the CAS fails and the caller drains, which releases keeping the flag.)
-        #if DEBUG
         SchedulePoint.here(.release)
-        #endif
         return claim.compareExchange(
             expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
         ).exchanged
@@ -233,9 +223,7 @@ import Darwin
 
     @usableFromInline package func adoptClaim() {
         let token = currentThreadToken()
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         var word = claim.load(ordering: .relaxed)
         while true {
             let (done, now) = claim.compareExchange(
@@ -262,13 +250,11 @@ import Darwin
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.
         claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
-        #if DEBUG
-        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        DeliveryGapHook.here(.handoffOffered)
         // A point, not a wait: the offer is withdrawn if nobody takes it, so a controlled
         // thread must not be counted as waiting for another (with every other sender
         // finished, the scheduler would call that a deadlock).
         SchedulePoint.here(.handOver)
-        #endif
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
@@ -324,9 +310,7 @@ import Darwin
     /// Returns true if the caller now holds the node.
     @inlinable
     func announce(_ token: UInt) -> Bool {
-        #if DEBUG
         SchedulePoint.here(.announce)
-        #endif
         var word = claim.load(ordering: .sequentiallyConsistent)
         while true {
             if word & ~Self.closedFlag == 0 {
@@ -373,9 +357,7 @@ import Darwin
                 continue
             }
             let block = Block(address: tailBlock.load(ordering: .acquiring))
-            #if DEBUG
             SchedulePoint.here(.enqueue)
-            #endif
             let (won, now) = tail.compareExchange(
                 expected: position, desired: (position &+ 1) | closing, ordering: .sequentiallyConsistent)
             if won {
@@ -393,9 +375,7 @@ import Darwin
                     block.next.pointee.store(prepared, ordering: .releasing)
                 }
                 block.slot(offset).initialize(to: element)
-                #if DEBUG
                 SchedulePoint.here(.publish)
-                #endif
                 block.stamp(offset).pointee.store(Block.stamp(for: position), ordering: .releasing)
                 return true
             }
@@ -531,10 +511,8 @@ struct HolderFIFO<Element> {
 /// the middle of a few instructions (publishing a slot or installing a block).
 @inlinable
 func spinWait(_ spins: Int) -> Int {
-    #if DEBUG
     // A controlled thread lets the thread it waits for run (it cannot run beside it).
     if SchedulePoint.waitingTurn(.spinWait) { return spins &+ 1 }
-    #endif
     if spins < 64 {
         // A plain busy step. A `pause` here (through a C shim) was measured slower on
         // contended at 2 threads (1.078 [1.049–1.109], paired): it stretches the spin that

@@ -164,10 +164,8 @@ import Darwin
             return false
         }
         if released {
-            #if DEBUG
-            if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+            DeliveryGapHook.here(.released)
             SchedulePoint.here(.released)
-            #endif
             return nil
         }
         batchIndex = 1
@@ -200,11 +198,9 @@ import Darwin
             return true
         }
         if !offered { return false }
-        #if DEBUG
-        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        DeliveryGapHook.here(.handoffOffered)
         // A point, not a wait: see `LockFreeDeliveryQueue.offerHandoff()`.
         SchedulePoint.here(.handOver)
-        #endif
         // Watch for a taker without the lock (a busy sender comes within tens of
         // nanoseconds), then decide under it: two lock takes per offer, not one per look. On
         // a loaded machine the senders may be preempted: yield to them a few times first.

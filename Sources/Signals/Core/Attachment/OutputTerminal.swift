@@ -118,15 +118,10 @@ class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
         let start = counting ? WaitCounters.now() : 0
         if counting { WaitCounters.add(.detachWait) }
         defer { if counting { WaitCounters.add(.detachWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
-        #if DEBUG
         // A thread of a controlled scheduler (`SchedulePoint`) cannot block for a detach that
         // runs only when it yields: it gives the others turns until the detach is done.
-        while semaphore.wait(timeout: .now()) == .timedOut {
-            if !SchedulePoint.waitingTurn(.controlWait) { semaphore.wait(); return }
-        }
-        #else
+        if SchedulePoint.waitInTurns(.controlWait, until: { semaphore.wait(timeout: .now()) == .success }) { return }
         semaphore.wait()
-        #endif
     }
 
     /// Returns false if a detach had been requested before (this call did nothing).

@@ -46,9 +46,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     /// for a new subscriber as soon as `cancel()` returns; not where waiting would close a cycle
     /// of threads, nor from inside that delivery.
     public func cancel() {
-        #if DEBUG
         SchedulePoint.here(.cancel)
-        #endif
         terminal.close(end: nil)
     }
 

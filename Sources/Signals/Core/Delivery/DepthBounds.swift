@@ -130,9 +130,7 @@ final class DepthBounds {
     /// that run they never would. They run first in first out, each from depth one, at most
     /// `maxDepth` such calls nested.
     @usableFromInline func runDeferred() {
-        #if DEBUG
         SchedulePoint.here(.runDeferred)
-        #endif
         repeat {
             runDeferredDeliveries()
             if activationHead < activations.count && activationsRunFromHandOvers < Self.maxDepth {

@@ -54,15 +54,12 @@ final class NodeControl: @unchecked Sendable {
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.controlWait) }
         defer { if counting { WaitCounters.add(.controlWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
-        #if DEBUG
         var spinTurns = 0
-        #endif
         while true {
             for _ in 0..<128 where finished.load(ordering: .acquiring) {
                 if counting { WaitCounters.add(.controlWaitEndedInSpin) }
                 return
             }
-            #if DEBUG
             // A thread of a controlled scheduler (`bench explore`) cannot spin for a holder
             // that runs only when it yields: its spin is two turns, then it parks as below.
             if SchedulePoint.waitingTurn(.controlWait) {
@@ -70,19 +67,13 @@ final class NodeControl: @unchecked Sendable {
                 if spinTurns < 2 { continue }
                 break
             }
-            #endif
             if DispatchTime.now().uptimeNanoseconds &- start > Self.spinNanosecondsBeforeParking { break }
         }
         let me = currentThreadToken()
         guard Self.registerUnscheduled(me, waitingFor: holder) else { return }
         defer { Self.unregisterUnscheduled(me) }
-        #if DEBUG
         // The scheduler's park: turns until the holder has run the control.
-        while !finished.load(ordering: .acquiring) {
-            if !SchedulePoint.waitingTurn(.controlWait) { break }
-        }
-        if finished.load(ordering: .acquiring) { return }
-        #endif
+        if SchedulePoint.waitInTurns(.controlWait, until: { finished.load(ordering: .acquiring) }) { return }
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
@@ -90,22 +81,14 @@ final class NodeControl: @unchecked Sendable {
         semaphore.wait()
     }
 
-    /// `WaitRegistry.register`, out of the scheduler's view in debug builds: the registry's
-    /// `Mutex` is held while it reads holders, whose locks have schedule points, and a thread
-    /// suspended there would block the others outside the scheduler.
+    /// `WaitRegistry.register`, out of the scheduler's view: the registry's `Mutex` is held
+    /// while it reads holders, whose locks have schedule points, and a thread suspended there
+    /// would block the others outside the scheduler.
     static func registerUnscheduled(_ me: UInt, waitingFor holder: @escaping @Sendable () -> UInt) -> Bool {
-        #if DEBUG
-        return SchedulePoint.unscheduled { WaitRegistry.register(me, waitingFor: holder) }
-        #else
-        return WaitRegistry.register(me, waitingFor: holder)
-        #endif
+        SchedulePoint.unscheduled { WaitRegistry.register(me, waitingFor: holder) }
     }
 
     static func unregisterUnscheduled(_ me: UInt) {
-        #if DEBUG
         SchedulePoint.unscheduled { WaitRegistry.unregister(me) }
-        #else
-        WaitRegistry.unregister(me)
-        #endif
     }
 }
