@@ -33,17 +33,15 @@ import Darwin
 /// next element take the fast path and overtake it. Leaving the slot *and the claim* to its
 /// producer instead (the holder marks the slot, the producer publishes with an exchange and
 /// adopts the node if it finds the mark) keeps the order and removes the wait, but every
-/// queued element then pays a read-modify-write where a plain store sufficed: measured 1.47×
-/// [1.44–1.50] slower on contended at 2 threads (docs/design/queue-and-placement.md), so not kept.
+/// queued element then pays a read-modify-write where a plain store suffices
+/// (docs/design/queue-and-placement.md, "Designs measured and not kept").
 ///
 /// **Stamps, not flags.** Each slot carries its own publication stamp (its position + 1) on the
 /// same cache line as its element, so a published element costs the holder one line, and
 /// producers publishing neighbouring slots do not all write one shared line of flags. Positions
 /// only grow, so a recycled block's old stamps never match a new position: nothing is reset,
-/// and the holder never writes a line that producers publish on. On a 16-core Xeon, the
-/// flag-array layout's floor (`scripts/mpsc-floor.c`, a C model of this queue) was 99–144 ns
-/// per value from 1 to 15 producers and the in-slot layout's 60–98; the queue itself went from
-/// 142 to 90.5 ns at 2 threads, paired, with this change alone (docs/design/many-core-senders.md).
+/// and the holder never writes a line that producers publish on (docs/design/many-core-senders.md,
+/// "Where the time went").
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
@@ -180,9 +178,8 @@ import Darwin
         if _slowPath(own.count != 0) { return own.removeFirst() }
         if let e = pop() { return e }
         // Caught up (`pop` already watched the next slot for a while): go through the claim
-        // word. (An earlier spin here called `pop` 64 times, reading `tail` each time, and was
-        // removed: 0.915 [0.891–0.945] without it on a 2-core VM, paired. Watching the
-        // slot's stamp instead leaves `tail` to the producers.)
+        // word. No second wait here: polling `tail` would take the line every producer CASes
+        // (docs/design/queue-and-placement.md).
         var word = claim.load(ordering: .relaxed)
         while true {
             if word & 1 == 0 {
@@ -401,11 +398,9 @@ import Darwin
                 // Caught up. Watch this slot for a while before reading `tail`: while others
                 // send, its producer is usually tens of nanoseconds away, and reading `tail`
                 // (then the claim word's read-modify-write in `nextOrRelease`) takes the two
-                // lines every producer writes, once per element. Bounded, then the usual exit.
-                // 16-core Xeon, contended, paired against reading `tail` at once: 0.849
-                // [0.822–0.878] at 2 threads, 0.816 [0.807–0.825] at 4, 0.900 [0.887–0.913]
-                // at 8, 0.946 [0.938–0.955] at 16; 64 looks gained about half as much.
-                // Not after a graph change, though (`skipNextCaughtUpWatch()`).
+                // lines every producer writes, once per element. Bounded, then the usual exit
+                // (docs/design/many-core-senders.md, "Three changes"). Not after a graph
+                // change, though (`skipNextCaughtUpWatch()`).
                 if _fastPath(!skipsNextWatch) {
                     var looks = 0
                     while looks < caughtUpLooks {
@@ -514,9 +509,8 @@ func spinWait(_ spins: Int) -> Int {
     // A controlled thread lets the thread it waits for run (it cannot run beside it).
     if SchedulePoint.waitingTurn(.spinWait) { return spins &+ 1 }
     if spins < 64 {
-        // A plain busy step. A `pause` here (through a C shim) was measured slower on
-        // contended at 2 threads (1.078 [1.049–1.109], paired): it stretches the spin that
-        // a holder wastes when the producer it waits for shares its core.
+        // A plain busy step, no `pause`: that stretches the spin a holder wastes when the
+        // producer it waits for shares its core (docs/design/queue-and-placement.md).
         return spins &+ 1
     }
     WaitCounters.noteYield()

@@ -71,8 +71,8 @@ import Darwin
 
     /// A value or an end (the graph-change overload above marks its section short; this one,
     /// on every value's path, does not, and does not test the kind for it either). Always
-    /// inlined: left to the optimizer, it stayed one generic function per element type, and
-    /// LLVM merged two of those (`Int`, `Void`) into one taking an extra argument per call.
+    /// inlined, so that each element type gets its own code (docs/design/delivery-path.md,
+    /// "Swift details that cost time").
     @inlinable @inline(__always)
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()

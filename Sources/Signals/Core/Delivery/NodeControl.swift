@@ -42,14 +42,11 @@ final class NodeControl: @unchecked Sendable {
     /// cycle of threads each waiting for a node the next one holds (see `WaitRegistry`): then
     /// it returns at once and the holder performs the control later.
     @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
-        // The holder usually finishes within a delivery (well under a microsecond): spin on
-        // the flag, for a bounded time, then park on a semaphore that the holder signals.
-        // Never `sched_yield`: on a busy machine a yield hands the core to whatever else is
-        // runnable there for the rest of its time slice (milliseconds; measured under
-        // `--load 2`: two yields cost 27 ms while the holder had finished within a
-        // microsecond, docs/design/churn.md), whereas a parked thread is woken when the holder
-        // is done. A holder that was preempted is not helped by the spin either; parking
-        // gives it the core.
+        // The holder usually finishes within a delivery: spin on the flag for a bounded time,
+        // then park on a semaphore that the holder signals. Never `sched_yield`: on a busy
+        // machine a yield gives the core away for the rest of a time slice, while a parked
+        // thread is woken when the holder is done, and a preempted holder gets the core
+        // (docs/design/churn.md, "Waiting for the holder under load").
         let start = DispatchTime.now().uptimeNanoseconds
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.controlWait) }
