@@ -139,7 +139,7 @@ struct ExploreCommand: ParsableCommand {
             return
         }
         guard ExploreRunner.available else {
-            throw UsageError("bench explore needs a debug build: the library's schedule points are compiled only with DEBUG, so release instruction counts stay unchanged. Run `swift build --product bench` and `.build/debug/bench explore`.")
+            throw UsageError("bench explore needs a debug build: the library's schedule points are empty in release builds, so release instruction counts stay unchanged. Run `swift build --product bench` and `.build/debug/bench explore`.")
         }
         guard case .success(let scenarios) = ExploreRegistry.select(scenarioNames) else { return }
         let runSeed = seed ?? (UInt64(Date().timeIntervalSince1970 * 1e6) ^ UInt64(getpid()))

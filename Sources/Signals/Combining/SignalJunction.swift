@@ -72,9 +72,7 @@ public final class SignalJunction<T: Sendable>: Lifetime, @unchecked Sendable {
     /// Binds `input`; with `onEnd`, an end is not sent into `input` (`sink.end` is not called):
     /// the junction unbinds and `onEnd` gets it, once this binding is gone, outside every lock.
     func bind(to input: SignalInput<T>, sink: SignalSink<T>, onEnd: EndHandler?) -> SignalBindError? {
-        #if DEBUG
         SchedulePoint.here(.bind)
-        #endif
         guard let source else { return .duplicate }
         let edge = FeederRecord(EdgeFeeder(root: source.root))
         let id = bindingIDs.wrappingAdd(1, ordering: .relaxed).newValue

@@ -98,9 +98,7 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
 
     @usableFromInline
     func add(_ source: Signal<T>, record: FeederRecord) -> SignalBindError? {
-        #if DEBUG
         SchedulePoint.here(.add)
-        #endif
         let node = self.node
         // The loop check comes first, so a refused source keeps its output and can be used
         // elsewhere.
@@ -126,9 +124,7 @@ public final class SignalMergedInput<T: Sendable>: SignalInput<T>, @unchecked Se
     /// - Returns: true if it was a source and is removed now.
     @discardableResult
     public func remove(_ source: Signal<T>) -> Bool {
-        #if DEBUG
         SchedulePoint.here(.remove)
-        #endif
         let id = ObjectIdentifier(source)
         return node.removeFeeder { ($0.feeder as? MergedSourceFeeder<T>)?.feeder.sourceID == id }
     }

@@ -15,15 +15,15 @@ internal import SignalsFutex
 ///
 /// Why not `Synchronization.Mutex`: on Linux that is a priority-inheritance futex, whose
 /// unlock hands the lock to a sleeping waiter that must be scheduled before anyone can run;
-/// with 8 or more senders every value then waits for a context switch (a convoy: 20–48 µs per
-/// value measured here). This lock *barges*: `unlock` just frees the word, and whichever
-/// running thread gets to it first takes it; a sleeper that loses simply parks again.
+/// with 8 or more senders every value then waits for a context switch (a convoy). This lock
+/// *barges*: `unlock` just frees the word, and whichever running thread gets to it first
+/// takes it; a sleeper that loses simply parks again.
 ///
 /// Why not a plain `pthread_mutex` (which also barges): its lock and unlock are calls into
-/// libc that the optimizer cannot inline, about 7 ns each, and the mutex queue locks twice per
-/// uncontended send (22 → 36 ns per send measured with one); and it needs an allocation per
-/// node. Here the uncontended path is one inlined CAS and one inlined exchange, and the word
-/// lives inside the queue object.
+/// libc that the optimizer cannot inline, and the mutex queue locks twice per uncontended
+/// send; and it needs an allocation per node. Here the uncontended path is one inlined CAS
+/// and one inlined exchange, and the word lives inside the queue object (the figures of both:
+/// docs/design/delivery-path.md, "The mutex variant").
 ///
 /// States: 0 free, 1 held, 2 held and a thread may be parked. A thread parks only after
 /// setting 2, and `unlock` wakes a parked thread whenever it frees a word that read 2, so no
@@ -32,9 +32,9 @@ internal import SignalsFutex
 /// Where a waiter parks: on Linux on the word itself (`futex(2)`, wake-one), so a wake-up goes
 /// to one sleeper of this lock and costs one system call; elsewhere in a shared table of
 /// pthread condition variables (chosen by a per-lock key, hence a broadcast to the slot).
-/// Measured against the table on Linux (`bench ab`, mutex, docs/design/lock-under-load.md): contended
-/// 0.963 [0.946–0.979] at 2 threads and 0.955 [0.946–0.965] at 8. ThreadSanitizer sees the
-/// acquire/release atomics, so the variant needs no suppression.
+/// The word is the faster of the two where it exists (docs/design/lock-under-load.md, "Two
+/// changes kept"). ThreadSanitizer sees the acquire/release atomics, so the variant needs no
+/// suppression.
 @usableFromInline
 package struct BargingLock: ~Copyable, @unchecked Sendable {
     // Unchecked: the word is atomic; the key and the parking choice are immutable.
@@ -61,9 +61,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
 
     @inlinable @inline(__always)
     package func lock() {
-        #if DEBUG
         SchedulePoint.here(.lockAcquire)
-        #endif
         if _fastPath(word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged) { return }
         lockContended()
     }
@@ -85,9 +83,7 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     package func unlock() {
         if _slowPath(word.exchange(0, ordering: .releasing) == 2) { wakeParked() }
-        #if DEBUG
         SchedulePoint.here(.lockRelease)
-        #endif
     }
 
     /// Runs `body` holding the lock, as a short section when `shortSection` (for the harness
@@ -109,11 +105,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     @inline(__always)
     func tryTake() -> Bool {
         guard word.load(ordering: .relaxed) == 0 else { return false }
-        #if DEBUG
         // The look decides the write: a scheduler that can switch threads between them sees
         // a take that is not one atomic step.
         SchedulePoint.here(.lockTake)
-        #endif
         return word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
@@ -123,11 +117,9 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// parks.
     @usableFromInline
     func lockContended() {
-        #if DEBUG
         // A controlled thread cannot spin or park for a holder that runs only when it yields:
         // it gives the others a turn and tries again.
         while SchedulePoint.waitingTurn(.lockWait) { if tryTake() { return } }
-        #endif
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.lockContended) }
         var spins = 0
@@ -151,11 +143,10 @@ package struct BargingLock: ~Copyable, @unchecked Sendable {
     /// program (milliseconds). A graph change's section is run straight through by a running
     /// thread, so waiting for it with a spin costs at most its length; and the node's holder
     /// waiting for it must not give its CPU away, since the graph change's thread then waits
-    /// for the holder in turn (mutex churn under `--load 2`: 3,219 → 487 ns, paired,
-    /// docs/design/lock-under-load.md).
+    /// for the holder in turn.
     /// Values' sections are not marked: with more senders than cores their owner is often
-    /// preempted and runnable on the waiter's own CPU, and a yield runs it at once (a spin of
-    /// even 1 µs before the yield made contended 2.2–2.8× slower).
+    /// preempted and runnable on the waiter's own CPU, and a yield runs it at once, where even
+    /// a short spin first slows contended sends (both measured: docs/design/lock-under-load.md).
     @usableFromInline
     func spinForShortSection() -> Bool {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -116,8 +116,8 @@ public enum DeliveryVariant: String, Sendable, CaseIterable, Codable {
     /// moment later. A holder still watching would take that change through the queue too, and
     /// the next, and so on: each one a hand-over between cores and an allocation, where the
     /// other thread would have claimed the idle node in a few nanoseconds. That convoy lasts
-    /// until the other thread pauses for longer than the watch (subscribe + cancel on a
-    /// multicast while values flow: 1.5–2.5× slower, docs/design/churn.md).
+    /// until the other thread pauses for longer than the watch (docs/design/churn.md, "The
+    /// convoy and the placement").
     func skipNextCaughtUpWatch()
 
     /// Opens a queue that an end closed to values again, for a node that starts a new
@@ -151,9 +151,9 @@ extension DeliveryQueue {
 /// A non-zero token for the current thread, with its three lowest bits clear (the lock-free
 /// claim word uses them as its "values waiting", "handoff offered" and "closed to values"
 /// flags). Thread handles are addresses of aligned thread control blocks, so masking keeps
-/// them distinct. On x86_64 and arm64 Linux the thread pointer is read from its register
-/// (one instruction inlined here, where `pthread_self` was a call through the PLT: 4
-/// instructions less per claim); elsewhere `pthread_self`. Every token of a process comes from
+/// them distinct. On x86_64 and arm64 Linux the thread pointer is read from its register (one
+/// instruction inlined here; `pthread_self` is a call through the PLT: docs/design/delivery-path.md,
+/// "Swift details that cost time"); elsewhere `pthread_self`. Every token of a process comes from
 /// this one function, so the two are never compared with each other.
 @inlinable @inline(__always)
 func currentThreadToken() -> UInt {
@@ -171,11 +171,9 @@ func currentThreadToken() -> UInt {
 /// nanosecond per element, small enough that a contended `send` returns within tens of
 /// microseconds.
 @inlinable var drainBudgetBeforeHandoff: Int {
-    #if DEBUG
     // Under a controlled scheduler (`bench explore`) the scenarios send a handful of values:
     // a budget of 2 lets them reach the hand-over.
-    if SchedulePoint.armed.load(ordering: .relaxed) { return 2 }
-    #endif
+    if SchedulePoint.isArmed { return 2 }
     return 1024
 }
 

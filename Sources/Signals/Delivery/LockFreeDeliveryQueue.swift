@@ -33,17 +33,15 @@ import Darwin
 /// next element take the fast path and overtake it. Leaving the slot *and the claim* to its
 /// producer instead (the holder marks the slot, the producer publishes with an exchange and
 /// adopts the node if it finds the mark) keeps the order and removes the wait, but every
-/// queued element then pays a read-modify-write where a plain store sufficed: measured 1.47×
-/// [1.44–1.50] slower on contended at 2 threads (docs/design/queue-and-placement.md), so not kept.
+/// queued element then pays a read-modify-write where a plain store suffices
+/// (docs/design/queue-and-placement.md, "Designs measured and not kept").
 ///
 /// **Stamps, not flags.** Each slot carries its own publication stamp (its position + 1) on the
 /// same cache line as its element, so a published element costs the holder one line, and
 /// producers publishing neighbouring slots do not all write one shared line of flags. Positions
 /// only grow, so a recycled block's old stamps never match a new position: nothing is reset,
-/// and the holder never writes a line that producers publish on. On a 16-core Xeon, the
-/// flag-array layout's floor (`scripts/mpsc-floor.c`, a C model of this queue) was 99–144 ns
-/// per value from 1 to 15 producers and the in-slot layout's 60–98; the queue itself went from
-/// 142 to 90.5 ns at 2 threads, paired, with this change alone (docs/design/many-core-senders.md).
+/// and the holder never writes a line that producers publish on (docs/design/many-core-senders.md,
+/// "Where the time went").
 @usableFromInline package final class LockFreeDeliveryQueue<Element>: DeliveryQueue, @unchecked Sendable {
     // Unchecked Sendable: elements move between threads only through published slots.
 
@@ -130,9 +128,7 @@ import Darwin
     @inlinable @inline(__always)
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         if kind == .end {
             // Closes the fast path before the end takes its slot (see the type's comment).
             claim.bitwiseOr(Self.closedFlag, ordering: .sequentiallyConsistent)
@@ -159,9 +155,7 @@ import Darwin
 
     @inlinable
     package func tryClaim() -> Bool {
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         return claim.compareExchange(
             expected: 0, desired: currentThreadToken(), successOrdering: .acquiring, failureOrdering: .relaxed
         ).exchanged
@@ -184,23 +178,18 @@ import Darwin
         if _slowPath(own.count != 0) { return own.removeFirst() }
         if let e = pop() { return e }
         // Caught up (`pop` already watched the next slot for a while): go through the claim
-        // word. (An earlier spin here called `pop` 64 times, reading `tail` each time, and was
-        // removed: 0.915 [0.891–0.945] without it on a 2-core VM, paired. Watching the
-        // slot's stamp instead leaves `tail` to the producers.)
+        // word. No second wait here: polling `tail` would take the line every producer CASes
+        // (docs/design/queue-and-placement.md).
         var word = claim.load(ordering: .relaxed)
         while true {
             if word & 1 == 0 {
                 // Released to idle, keeping the closed flag: an ended node stays closed.
-                #if DEBUG
                 SchedulePoint.here(.release)
-                #endif
                 let (released, now) = claim.compareExchange(
                     expected: word, desired: word & Self.closedFlag, ordering: .sequentiallyConsistent)
                 if released {
-                    #if DEBUG
-                    if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+                    DeliveryGapHook.here(.released)
                     SchedulePoint.here(.released)
-                    #endif
                     return nil
                 }
                 word = now
@@ -223,9 +212,7 @@ import Darwin
         // pushed since: no flag means nothing is queued (a push always ends by setting the flag
         // or by claiming an idle node), so one CAS releases. (After an end set the closed flag
         // the CAS fails and the caller drains, which releases keeping the flag.)
-        #if DEBUG
         SchedulePoint.here(.release)
-        #endif
         return claim.compareExchange(
             expected: currentThreadToken(), desired: 0, ordering: .sequentiallyConsistent
         ).exchanged
@@ -233,9 +220,7 @@ import Darwin
 
     @usableFromInline package func adoptClaim() {
         let token = currentThreadToken()
-        #if DEBUG
         SchedulePoint.here(.claim)
-        #endif
         var word = claim.load(ordering: .relaxed)
         while true {
             let (done, now) = claim.compareExchange(
@@ -262,13 +247,11 @@ import Darwin
         // Set the offer bit (the word holds this thread's token and maybe the waiting flag).
         // Its read-modify-write publishes this holder's consumer state to whoever takes over.
         claim.bitwiseOr(2, ordering: .sequentiallyConsistent)
-        #if DEBUG
-        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        DeliveryGapHook.here(.handoffOffered)
         // A point, not a wait: the offer is withdrawn if nobody takes it, so a controlled
         // thread must not be counted as waiting for another (with every other sender
         // finished, the scheduler would call that a deadlock).
         SchedulePoint.here(.handOver)
-        #endif
         // A busy sender arrives within tens of nanoseconds; a short busy wait keeps the cost of
         // an offer nobody takes (a lone re-entrant sender) to a fraction of a nanosecond per
         // drained element.
@@ -324,9 +307,7 @@ import Darwin
     /// Returns true if the caller now holds the node.
     @inlinable
     func announce(_ token: UInt) -> Bool {
-        #if DEBUG
         SchedulePoint.here(.announce)
-        #endif
         var word = claim.load(ordering: .sequentiallyConsistent)
         while true {
             if word & ~Self.closedFlag == 0 {
@@ -373,9 +354,7 @@ import Darwin
                 continue
             }
             let block = Block(address: tailBlock.load(ordering: .acquiring))
-            #if DEBUG
             SchedulePoint.here(.enqueue)
-            #endif
             let (won, now) = tail.compareExchange(
                 expected: position, desired: (position &+ 1) | closing, ordering: .sequentiallyConsistent)
             if won {
@@ -393,9 +372,7 @@ import Darwin
                     block.next.pointee.store(prepared, ordering: .releasing)
                 }
                 block.slot(offset).initialize(to: element)
-                #if DEBUG
                 SchedulePoint.here(.publish)
-                #endif
                 block.stamp(offset).pointee.store(Block.stamp(for: position), ordering: .releasing)
                 return true
             }
@@ -421,11 +398,9 @@ import Darwin
                 // Caught up. Watch this slot for a while before reading `tail`: while others
                 // send, its producer is usually tens of nanoseconds away, and reading `tail`
                 // (then the claim word's read-modify-write in `nextOrRelease`) takes the two
-                // lines every producer writes, once per element. Bounded, then the usual exit.
-                // 16-core Xeon, contended, paired against reading `tail` at once: 0.849
-                // [0.822–0.878] at 2 threads, 0.816 [0.807–0.825] at 4, 0.900 [0.887–0.913]
-                // at 8, 0.946 [0.938–0.955] at 16; 64 looks gained about half as much.
-                // Not after a graph change, though (`skipNextCaughtUpWatch()`).
+                // lines every producer writes, once per element. Bounded, then the usual exit
+                // (docs/design/many-core-senders.md, "Three changes"). Not after a graph
+                // change, though (`skipNextCaughtUpWatch()`).
                 if _fastPath(!skipsNextWatch) {
                     var looks = 0
                     while looks < caughtUpLooks {
@@ -531,14 +506,11 @@ struct HolderFIFO<Element> {
 /// the middle of a few instructions (publishing a slot or installing a block).
 @inlinable
 func spinWait(_ spins: Int) -> Int {
-    #if DEBUG
     // A controlled thread lets the thread it waits for run (it cannot run beside it).
     if SchedulePoint.waitingTurn(.spinWait) { return spins &+ 1 }
-    #endif
     if spins < 64 {
-        // A plain busy step. A `pause` here (through a C shim) was measured slower on
-        // contended at 2 threads (1.078 [1.049–1.109], paired): it stretches the spin that
-        // a holder wastes when the producer it waits for shares its core.
+        // A plain busy step, no `pause`: that stretches the spin a holder wastes when the
+        // producer it waits for shares its core (docs/design/queue-and-placement.md).
         return spins &+ 1
     }
     WaitCounters.noteYield()

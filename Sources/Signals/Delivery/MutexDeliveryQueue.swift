@@ -71,8 +71,8 @@ import Darwin
 
     /// A value or an end (the graph-change overload above marks its section short; this one,
     /// on every value's path, does not, and does not test the kind for it either). Always
-    /// inlined: left to the optimizer, it stayed one generic function per element type, and
-    /// LLVM merged two of those (`Int`, `Void`) into one taking an extra argument per call.
+    /// inlined, so that each element type gets its own code (docs/design/delivery-path.md,
+    /// "Swift details that cost time").
     @inlinable @inline(__always)
     package func claimOrEnqueue(_ kind: QueueElementKind, _ element: @autoclosure () -> Element) -> ClaimOutcome? {
         let token = currentThreadToken()
@@ -164,10 +164,8 @@ import Darwin
             return false
         }
         if released {
-            #if DEBUG
-            if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.released) }
+            DeliveryGapHook.here(.released)
             SchedulePoint.here(.released)
-            #endif
             return nil
         }
         batchIndex = 1
@@ -200,11 +198,9 @@ import Darwin
             return true
         }
         if !offered { return false }
-        #if DEBUG
-        if _slowPath(DeliveryGapHook.armed.load(ordering: .relaxed)) { DeliveryGapHook.run(.handoffOffered) }
+        DeliveryGapHook.here(.handoffOffered)
         // A point, not a wait: see `LockFreeDeliveryQueue.offerHandoff()`.
         SchedulePoint.here(.handOver)
-        #endif
         // Watch for a taker without the lock (a busy sender comes within tens of
         // nanoseconds), then decide under it: two lock takes per offer, not one per look. On
         // a loaded machine the senders may be preempted: yield to them a few times first.

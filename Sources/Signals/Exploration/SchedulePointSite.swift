@@ -1,4 +1,3 @@
-#if DEBUG
 /// The places where a controlled scheduler (`bench explore`) may switch threads: the atomic
 /// operations and lock acquisitions of the delivery queues, the node's claim, hand-over,
 /// deferral and release, the graph changes, and the waits that cannot end until another
@@ -41,4 +40,3 @@
     /// Waits (the caller cannot go on until another thread moves).
     case spinWait, lockWait, controlWait
 }
-#endif

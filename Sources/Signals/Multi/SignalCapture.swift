@@ -153,7 +153,7 @@ public final class SignalCapture<T: Sendable>: Lifetime, @unchecked Sendable {
         let j = s.junction()
         if let e = j.bind(to: input) {
             // Refused: nothing changes. The capture is unconnected again, so releasing or
-            // cancelling it still deactivates its upstream (it used to stay active for ever).
+            // cancelling it still deactivates its upstream.
             connected.store(false, ordering: .releasing)
             return .failure(e)
         }

@@ -5,22 +5,19 @@
 // siblings), the hot path of every graph, beside one `throws(Failure)` overload each for the
 // closures that throw; a closure that does not throw picks the fused one (it matches without
 // a function conversion). The `throws(Failure)` forms are `throwingStage`s, a `transform` with
-// its state box and guarded `next`; serving non-throwing closures too, they cost (callgrind,
-// lock-free, 2026-11-29) 426 instructions per value on send → map → sink against 82, 4,251
-// on the chain of 10 maps against 397, 372.5 against 77.5 through `filter` and 393.5 against
-// 91.5 through `compactMap`. A fused stage generic over `Failure` would not be free either: a
-// closure stored as `throws(Failure)` keeps the throwing calling convention when `Failure` is
-// `Never` (the caller clears and tests the error register around each call). A thrown error
-// ends the result with `.other(error)` at once, and the closure is not called again in that
-// activation.
+// its state box and guarded `next`, several times the fused stage's cost per value; a fused
+// stage generic over `Failure` keeps the throwing calling convention when `Failure` is `Never`
+// (docs/design/fused-stages-and-fan-out.md, "The throwing forms beside the fused stages"). A
+// thrown error ends the result with `.other(error)` at once, and the closure is not called
+// again in that activation.
 
 // The value paths of the fused single-input stages. Each is one object holding the user's
 // closure and the downstream value path, and the stage's sink is a closure that captures that
 // object alone: the object is the closure's context, so a value crosses the stage as one call
-// into specialized code that loads both closures from it: 35 instructions per extra `map`
-// against 38 for a closure capturing the two closures, whose context thunk unpacks four
-// words (docs/design/fused-stages-and-fan-out.md). The fields stay `let`: as `var`s each call would
-// retain and release the closure it loads (111 instructions per stage, measured).
+// into specialized code that loads both closures from it, where a closure capturing the two
+// closures has a context thunk that unpacks four words. The fields stay `let`: as `var`s each
+// call would retain and release the closure it loads (both measured:
+// docs/design/fused-stages-and-fan-out.md, "Designs measured").
 
 /// `map`'s value path.
 @usableFromInline

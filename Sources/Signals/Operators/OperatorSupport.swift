@@ -57,8 +57,8 @@ extension TimeoutInfo: Equatable where Value: Equatable {}
 
 /// RxJS's `TimeoutError` with its `info`: the error a timeout form fails with when its `error:`
 /// argument is `{ SignalTimeoutError(info: $0) }`. Without that argument the timeout forms fail
-/// with `SignalOperatorError.timeout`, as before (a `catchError` matching `.timeout` keeps
-/// working); match this one with `error as? SignalTimeoutError<T>`.
+/// with `SignalOperatorError.timeout` (what a `catchError` matching `.timeout` expects); match
+/// this one with `error as? SignalTimeoutError<T>`.
 public struct SignalTimeoutError<Value: Sendable>: Error, Sendable, CustomStringConvertible {
     /// How many values passed before the timeout, and the last of them.
     public var info: TimeoutInfo<Value>

@@ -3,8 +3,8 @@
 // `reduce` is one implementation for both closure kinds (`throws(Failure)`, `Failure == Never`
 // for a closure that does not throw). `scan` keeps a non-throwing overload beside its
 // `throws(Failure)` one, as `map` does (Map.swift): its running result is on the value path,
-// and the `throwingStage` form serving non-throwing closures too costs 437 instructions per
-// value on send → scan → sink against 361 (callgrind, lock-free, 2026-11-29).
+// and the `throwingStage` form serving non-throwing closures too costs more per value
+// (docs/design/fused-stages-and-fan-out.md, "The throwing forms beside the fused stages").
 //
 // State: the running result, in the stage's per-activation state; no lock.
 

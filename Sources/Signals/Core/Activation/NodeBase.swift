@@ -168,9 +168,7 @@ class NodeBase: @unchecked Sendable {
     /// it before it returns (`DepthBounds`), so a chain of any length activates and
     /// deactivates in bounded stack.
     func runActivation() {
-        #if DEBUG
         SchedulePoint.here(.graphChange)
-        #endif
         DepthBounds.current.runActivation(of: self)
     }
 

@@ -37,7 +37,8 @@ final class FeederRecord: @unchecked Sendable {
     /// Written only by the runner, after the feeder has started or stopped (release), and
     /// read by the next runner (acquire): runners take turns through `activation`'s mutex,
     /// which ThreadSanitizer cannot see on Linux, so this atomic also makes the hand-over of
-    /// the feeder's own state visible to it. Costs nothing on the value path.
+    /// the feeder's own state visible to it (docs/design/delivery-path.md, "What
+    /// ThreadSanitizer cannot see"). Costs nothing on the value path.
     let active = Atomic<Bool>(false)
     var isActive: Bool { active.load(ordering: .acquiring) }
     /// The hold on the source's single output, for a feeder that took it for as long as it is

@@ -22,8 +22,8 @@ class ChainAttachment: @unchecked Sendable {
     /// `detach` on another thread that reads `detached`: a releasing write of `detached` (its
     /// value unchanged; nothing if already detached) that `detach`'s acquiring exchange reads.
     /// For an attachment handed to another thread through a `Synchronization.Mutex`, which
-    /// orders them already, but through a futex that ThreadSanitizer does not see on Linux:
-    /// without this it reported the initialization and the other thread's detach as a race.
+    /// orders them already, but through a futex that ThreadSanitizer does not see on Linux
+    /// (docs/design/delivery-path.md, "What ThreadSanitizer cannot see").
     @usableFromInline final func publishForDetach() {
         _ = detached.compareExchange(expected: false, desired: false, successOrdering: .releasing, failureOrdering: .relaxed)
     }

@@ -13,32 +13,17 @@ class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
     /// Set on cancel or end: later deliveries are dropped.
     @usableFromInline let closed = Atomic<Bool>(false)
 
-    struct Detach {
-        var attachment: ChainAttachment?
-        /// The attachment told by the chain's root while `attachChain` still runs
-        /// (`attachmentMade(_:)`): what a detach requested before `setAttachment` detaches.
-        var early: ChainAttachment?
-        /// While `requestDetach` detaches `early` (on the thread the end reached), the
-        /// attachment `setAttachment` brought meanwhile: that thread frees the output once its
-        /// detach has run, so a new subscription never overlaps it.
-        var earlyDetachRunning = false
-        var arrived: ChainAttachment?
-        var requested = false
-        var end: SignalEnd?
-        /// The threads in `close` waiting for `detachingThread` to finish its detach.
-        var waiters: [DispatchSemaphore] = []
-    }
+    typealias Detach = DetachStateMachine<ChainAttachment>
+    /// Where the detach stands (`DetachStateMachine`): each event is run under this lock, and
+    /// what it returns is done after the lock is released.
     let detach = Mutex(Detach())
-    /// The thread detaching the chain now (`requestDetach` took the attachment), 0 when none,
-    /// `detachDone` once that detach has finished; and whether a thread waits for it
-    /// (`waitForDetachOnAnotherThread`). Atomics, so that the common detach (nobody waiting)
-    /// takes the lock no more often than before: the two form a store-buffer pattern (one side
-    /// writes one and reads the other), hence sequentially consistent.
-    let detachingThread = Atomic<UInt>(0)
-    /// `detachingThread` once the chain has been detached and the output freed: a later
-    /// `close` (the release of an output already cancelled, a second cancel) has nothing left
-    /// to do or wait for. Not a thread token: those have their low three bits clear.
-    static let detachDone: UInt = 1
+    /// The thread detaching the chain now (a request took the attachment), `Detach.noDetach`
+    /// when none, `Detach.detachDone` once that detach has finished; and whether a thread waits
+    /// for it (`waitForDetachOnAnotherThread`). Atomics beside the state machine, so that the
+    /// common detach (nobody waiting) and the release of an output already detached take no
+    /// lock for them: the two form a store-buffer pattern (one side writes one and reads the
+    /// other), hence sequentially consistent.
+    let detachingThread = Atomic<UInt>(Detach.noDetach)
     let hasDetachWaiters = Atomic<Bool>(false)
 
     @usableFromInline override init() {}
@@ -57,31 +42,11 @@ class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
     @usableFromInline func attachmentMade(_ a: ChainAttachment) {
         // `requestDetach` may detach it from another thread.
         a.publishForDetach()
-        let detachNow = detach.withLock { d -> SignalEnd?? in
-            if d.requested { return .some(d.end) }
-            d.early = a
-            return .none
-        }
-        if let end = detachNow { a.detach(endedWith: end) }
+        if case .detach(let end) = detach.withLock({ $0.attachmentMade(a) }) { a.detach(endedWith: end) }
     }
 
     @usableFromInline func setAttachment(_ a: ChainAttachment) {
-        // Once detach was requested the terminal never keeps the attachment: an attachment
-        // (a multicast branch) holds the sink that holds this terminal, so keeping it would
-        // be a reference cycle.
-        let run = detach.withLock { d -> SignalEnd?? in
-            d.early = nil
-            if d.requested {
-                if d.earlyDetachRunning {
-                    d.arrived = a
-                    return .none
-                }
-                return .some(d.end)
-            }
-            d.attachment = a
-            return .none
-        }
-        if let end = run {
+        if case .detachAndFree(let end) = detach.withLock({ $0.setAttachment(a) }) {
             a.detach(endedWith: end)
             // Detached: the signal's output is free for a new subscription.
             drop()
@@ -91,7 +56,7 @@ class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
     @usableFromInline func close(end: SignalEnd?) {
         // Detached and freed already: the acquiring load orders this return after that
         // detach, as taking the lock would.
-        if detachingThread.load(ordering: .acquiring) == Self.detachDone { return }
+        if detachingThread.load(ordering: .acquiring) == Detach.detachDone { return }
         closed.store(true, ordering: .releasing)
         if !requestDetach(end: end) { waitForDetachOnAnotherThread() }
     }
@@ -102,102 +67,76 @@ class OutputTerminal: OutputHold, AttachmentReceiver, @unchecked Sendable {
     /// (`WaitRegistry`), nor on the detaching thread itself (a cancel from inside the end).
     func waitForDetachOnAnotherThread() {
         let seen = detachingThread.load(ordering: .relaxed)
-        if seen == 0 || seen == Self.detachDone { return }
+        if seen == Detach.noDetach || seen == Detach.detachDone { return }
         let me = currentThreadToken()
-        let (semaphore, detaching) = detach.withLock { d -> (DispatchSemaphore?, UInt) in
+        let (action, detaching) = detach.withLock { d -> (Detach.WaitAction, UInt) in
             hasDetachWaiters.store(true, ordering: .sequentiallyConsistent)
             let detaching = detachingThread.load(ordering: .sequentiallyConsistent)
-            guard detaching != 0, detaching != Self.detachDone, detaching != me else { return (nil, 0) }
-            let s = DispatchSemaphore(value: 0)
-            d.waiters.append(s)
-            return (s, detaching)
+            return (d.waitForDetach(runningOn: detaching, by: me), detaching)
         }
-        guard let semaphore, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
+        guard case .wait(let semaphore) = action, WaitRegistry.register(me, waitingFor: { detaching }) else { return }
         defer { WaitRegistry.unregister(me) }
         let counting = WaitCounters.counting
         let start = counting ? WaitCounters.now() : 0
         if counting { WaitCounters.add(.detachWait) }
         defer { if counting { WaitCounters.add(.detachWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
-        #if DEBUG
         // A thread of a controlled scheduler (`SchedulePoint`) cannot block for a detach that
         // runs only when it yields: it gives the others turns until the detach is done.
-        while semaphore.wait(timeout: .now()) == .timedOut {
-            if !SchedulePoint.waitingTurn(.controlWait) { semaphore.wait(); return }
-        }
-        #else
+        if SchedulePoint.waitInTurns(.controlWait, until: { semaphore.wait(timeout: .now()) == .success }) { return }
         semaphore.wait()
-        #endif
     }
 
     /// Returns false if a detach had been requested before (this call did nothing).
     @usableFromInline @discardableResult func requestDetach(end: SignalEnd?) -> Bool {
         var owner: (any OutputHoldSlotOwner)? = nil
-        var early: ChainAttachment? = nil
-        var first = true
-        let a = detach.withLock { d -> ChainAttachment? in
-            if d.requested {
-                first = false
-                return nil
-            }
-            d.requested = true
-            d.end = end
-            // Read under the lock: `setAttachment` drops the hold (clearing `slotOwner`) only
-            // after it has seen `requested` here.
-            if d.attachment == nil {
-                owner = slotOwner
-                early = d.early.take()
-                if early != nil {
-                    d.earlyDetachRunning = true
-                    detachingThread.store(currentThreadToken(), ordering: .relaxed)
-                }
-            } else {
+        let action = detach.withLock { d -> Detach.RequestDetachAction in
+            let action = d.requestDetach(end: end)
+            // The two writes made under the lock besides the event's. The detaching thread
+            // is published before the lock lets a second `close` see the request: it would
+            // otherwise find no detach to wait for, and return before this one has run.
+            if action.detachesOnThisThread {
                 detachingThread.store(currentThreadToken(), ordering: .relaxed)
+            } else if case .detachInProgress = action {
+                // Read under the lock: `setAttachment` drops the hold (clearing `slotOwner`)
+                // only after it has seen the request.
+                owner = slotOwner
             }
-            // Taken out, not copied: see `setAttachment`.
-            defer { d.attachment = nil }
-            return d.attachment
+            return action
         }
-        // Without an attachment yet, `setAttachment` detaches and frees the output. Until
-        // then the chain may still be inside its activation, with sources sending on this
-        // thread: it is detached now through the node's attachment in progress, so they stop.
-        guard let a else {
-            guard first else { return false }
-            if let early {
-                early.detach(endedWith: end)
-                let arrived = detach.withLock { d -> ChainAttachment? in
-                    d.earlyDetachRunning = false
-                    return d.arrived.take()
-                }
-                if let arrived {
-                    arrived.detach(endedWith: end)
-                    drop()
-                }
-                // Done only if the attachment has arrived: otherwise `setAttachment` detaches it.
-                detachFinished(done: arrived != nil)
-            } else {
-                owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
+        switch action {
+        case .alreadyRequested:
+            return false
+        case .detach(let a):
+            a.detach(endedWith: end)
+            // Freed only after the detach has run, so a new subscription never overlaps it.
+            drop()
+            detachFinished()
+        case .detachEarly(let early):
+            // The chain may still be inside its activation, with sources sending on this
+            // thread: detached now, they stop.
+            early.detach(endedWith: end)
+            switch detach.withLock({ $0.earlyDetachFinished() }) {
+            case .detachArrived(let arrived):
+                arrived.detach(endedWith: end)
+                drop()
+                detachFinished()
+            case .awaitAttachment:
+                detachFinished(done: false)
             }
-            return true
+        case .detachInProgress:
+            owner?.chainRoot.detachAttachmentInProgress(endedWith: end)
         }
-        a.detach(endedWith: end)
-        // Freed only after the detach has run, so a new subscription never overlaps it.
-        drop()
-        detachFinished()
         return true
     }
 
     /// Lets go of the threads waiting in `close` for this thread's detach; `done`: the chain is
     /// detached and the output freed, so a later `close` returns at once.
     @inline(__always) func detachFinished(done: Bool = true) {
-        detachingThread.store(done ? Self.detachDone : 0, ordering: .sequentiallyConsistent)
+        detachingThread.store(done ? Detach.detachDone : Detach.noDetach, ordering: .sequentiallyConsistent)
         if _slowPath(hasDetachWaiters.load(ordering: .sequentiallyConsistent)) { wakeDetachWaiters() }
     }
 
     @inline(never) func wakeDetachWaiters() {
-        let waiters = detach.withLock { d -> [DispatchSemaphore] in
-            defer { d.waiters = [] }
-            return d.waiters
-        }
-        for w in waiters { w.signal() }
+        for w in detach.withLock({ $0.takeWaiters() }) { w.signal() }
     }
 }

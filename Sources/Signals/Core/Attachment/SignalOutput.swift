@@ -29,8 +29,8 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
             sink(.failure(.other(SignalBindError.duplicate)))
             return
         }
-        // `DepthBounds.attaching(for:_:)` written out: through its closure this initializer
-        // was no longer inlined into the caller (subscribe + cancel +100 instructions).
+        // `DepthBounds.attaching(for:_:)` written out, so that this initializer is inlined into
+        // the caller (docs/design/delivery-path.md, "Swift details that cost time").
         let bounds = DepthBounds.current
         let outer = bounds.attachmentReceiver
         bounds.attachmentReceiver = terminal
@@ -46,9 +46,7 @@ public final class SignalOutput<T: Sendable>: Lifetime, @unchecked Sendable {
     /// for a new subscriber as soon as `cancel()` returns; not where waiting would close a cycle
     /// of threads, nor from inside that delivery.
     public func cancel() {
-        #if DEBUG
         SchedulePoint.here(.cancel)
-        #endif
         terminal.close(end: nil)
     }
 

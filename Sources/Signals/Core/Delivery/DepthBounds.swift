@@ -33,12 +33,13 @@ final class DepthBounds {
     /// thread before the next is deferred: deep enough that ordinary graphs rarely reach it,
     /// shallow enough that both together (a replay inside an activation inside a delivery …),
     /// each with a fused chain of up to `Signal.fusedDepthLimit` stages inside, stay well
-    /// inside a 512 KiB stack in a debug build (8 × 64 stages nest about 1,100 frames).
+    /// inside a 512 KiB stack in a debug build (docs/design/depth-bound.md, "Why 8").
     @inlinable static var maxDepth: Int { 8 }
 
     // Every field is touched only by its own thread (the object is reached only through the
-    // thread's key), so none needs the runtime's exclusivity checks: on the hand-over path
-    // they cost more than the rest of it (fanout +2.8 instructions per delivery with them).
+    // thread's key), so none needs the runtime's exclusivity checks, which would cost the
+    // hand-over path more than the rest of it (docs/design/delivery-path.md, "Swift details that
+    // cost time").
 
     /// Hand-overs from one node's holder into the next node now nested on this thread.
     @exclusivity(unchecked) @usableFromInline var deliveryDepth = 0
@@ -130,9 +131,7 @@ final class DepthBounds {
     /// that run they never would. They run first in first out, each from depth one, at most
     /// `maxDepth` such calls nested.
     @usableFromInline func runDeferred() {
-        #if DEBUG
         SchedulePoint.here(.runDeferred)
-        #endif
         repeat {
             runDeferredDeliveries()
             if activationHead < activations.count && activationsRunFromHandOvers < Self.maxDepth {

@@ -42,27 +42,21 @@ final class NodeControl: @unchecked Sendable {
     /// cycle of threads each waiting for a node the next one holds (see `WaitRegistry`): then
     /// it returns at once and the holder performs the control later.
     @usableFromInline func wait(holder: @escaping @Sendable () -> UInt) {
-        // The holder usually finishes within a delivery (well under a microsecond): spin on
-        // the flag, for a bounded time, then park on a semaphore that the holder signals.
-        // Never `sched_yield`: on a busy machine a yield hands the core to whatever else is
-        // runnable there for the rest of its time slice (milliseconds; measured under
-        // `--load 2`: two yields cost 27 ms while the holder had finished within a
-        // microsecond, docs/design/churn.md), whereas a parked thread is woken when the holder
-        // is done. A holder that was preempted is not helped by the spin either; parking
-        // gives it the core.
+        // The holder usually finishes within a delivery: spin on the flag for a bounded time,
+        // then park on a semaphore that the holder signals. Never `sched_yield`: on a busy
+        // machine a yield gives the core away for the rest of a time slice, while a parked
+        // thread is woken when the holder is done, and a preempted holder gets the core
+        // (docs/design/churn.md, "Waiting for the holder under load").
         let start = DispatchTime.now().uptimeNanoseconds
         let counting = WaitCounters.counting
         if counting { WaitCounters.add(.controlWait) }
         defer { if counting { WaitCounters.add(.controlWaitNanoseconds, Int(truncatingIfNeeded: WaitCounters.now() &- start)) } }
-        #if DEBUG
         var spinTurns = 0
-        #endif
         while true {
             for _ in 0..<128 where finished.load(ordering: .acquiring) {
                 if counting { WaitCounters.add(.controlWaitEndedInSpin) }
                 return
             }
-            #if DEBUG
             // A thread of a controlled scheduler (`bench explore`) cannot spin for a holder
             // that runs only when it yields: its spin is two turns, then it parks as below.
             if SchedulePoint.waitingTurn(.controlWait) {
@@ -70,19 +64,13 @@ final class NodeControl: @unchecked Sendable {
                 if spinTurns < 2 { continue }
                 break
             }
-            #endif
             if DispatchTime.now().uptimeNanoseconds &- start > Self.spinNanosecondsBeforeParking { break }
         }
         let me = currentThreadToken()
         guard Self.registerUnscheduled(me, waitingFor: holder) else { return }
         defer { Self.unregisterUnscheduled(me) }
-        #if DEBUG
         // The scheduler's park: turns until the holder has run the control.
-        while !finished.load(ordering: .acquiring) {
-            if !SchedulePoint.waitingTurn(.controlWait) { break }
-        }
-        if finished.load(ordering: .acquiring) { return }
-        #endif
+        if SchedulePoint.waitInTurns(.controlWait, until: { finished.load(ordering: .acquiring) }) { return }
         let semaphore = DispatchSemaphore(value: 0)
         waiter.withLock { $0 = semaphore }
         if finished.load(ordering: .acquiring) { return }
@@ -90,22 +78,14 @@ final class NodeControl: @unchecked Sendable {
         semaphore.wait()
     }
 
-    /// `WaitRegistry.register`, out of the scheduler's view in debug builds: the registry's
-    /// `Mutex` is held while it reads holders, whose locks have schedule points, and a thread
-    /// suspended there would block the others outside the scheduler.
+    /// `WaitRegistry.register`, out of the scheduler's view: the registry's `Mutex` is held
+    /// while it reads holders, whose locks have schedule points, and a thread suspended there
+    /// would block the others outside the scheduler.
     static func registerUnscheduled(_ me: UInt, waitingFor holder: @escaping @Sendable () -> UInt) -> Bool {
-        #if DEBUG
-        return SchedulePoint.unscheduled { WaitRegistry.register(me, waitingFor: holder) }
-        #else
-        return WaitRegistry.register(me, waitingFor: holder)
-        #endif
+        SchedulePoint.unscheduled { WaitRegistry.register(me, waitingFor: holder) }
     }
 
     static func unregisterUnscheduled(_ me: UInt) {
-        #if DEBUG
         SchedulePoint.unscheduled { WaitRegistry.unregister(me) }
-        #else
-        WaitRegistry.unregister(me)
-        #endif
     }
 }

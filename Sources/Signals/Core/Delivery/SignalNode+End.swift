@@ -8,19 +8,15 @@ extension SignalNode {
     /// the end is queued and the node, if this found it idle, drained later by that thread.
     @usableFromInline
     func sendEnd(_ end: SignalEnd, expectedActive: Int, pastTheBound: DepthBounds? = nil) -> SignalSendError? {
-        #if DEBUG
         SchedulePoint.here(.end)
-        #endif
         var read = status.load(ordering: .acquiring)
         while read == expectedActive {
             let (closed, now) = status.compareExchange(
                 expected: read, desired: (read & ~3) | NodeStatus.ended, ordering: .acquiringAndReleasing)
             if closed {
                 if newGenerationOnDeactivate {
-                    #if DEBUG
                     SchedulePoint.here(.endDelivery)
-                    #endif
-                    if _slowPath(EndDeliveryGap.armed.load(ordering: .relaxed)) { EndDeliveryGap.run(end) }
+                    EndDeliveryGap.here(end)
                     deliverEnd(end, ofGeneration: expectedActive >> 2, pastTheBound: pastTheBound)
                     return nil
                 }
@@ -90,11 +86,7 @@ extension SignalNode {
             if recording && a.recordedEnd == nil { a.recordedEnd = end }
             // The queue's schedule points are not taken under this lock: a thread switched out
             // here would block another on the lock, where the scheduler cannot see it.
-            #if DEBUG
             return SchedulePoint.unscheduled { enqueueEnd(control) }
-            #else
-            return enqueueEnd(control)
-            #endif
         }
         withExtendedLifetime(control) {}
         guard claimed else { return }
@@ -135,30 +127,6 @@ extension SignalNode {
     @usableFromInline
     var currentActiveStatus: Int {
         activation.withLock { NodeStatus.make(generation: $0.generation, state: NodeStatus.active) }
-    }
-}
-
-/// A hook for the package's tests at the gap between an end's status change and
-/// `deliverEnd` (nodes that start a new generation on deactivation): a window a few
-/// instructions wide in which another thread's disconnect and bind can start the next
-/// generation. Only the tests install it, to run that disconnect and bind there
-/// deterministically and check that the stale end neither closes the reopened queue nor
-/// reaches the new chain. Not installed, it costs such an end one relaxed load; values never
-/// pass here.
-package enum EndDeliveryGap {
-    /// Whether a hook is installed.
-    package static let armed = Atomic<Bool>(false)
-    static let body = Mutex<(@Sendable (SignalEnd) -> Void)?>(nil)
-
-    /// Installs `hook` (nil removes it); it runs with the end, on the sending thread, before
-    /// the end is queued.
-    package static func install(_ hook: (@Sendable (SignalEnd) -> Void)?) {
-        body.withLock { $0 = hook }
-        armed.store(hook != nil, ordering: .releasing)
-    }
-
-    static func run(_ end: SignalEnd) {
-        if let hook = body.withLock({ $0 }) { hook(end) }
     }
 }
 

@@ -51,9 +51,7 @@ extension SignalNode {
             // only: values never come here. (`wait` returns at once when the change has run.)
             fallthrough
         case .enqueued:
-            #if DEBUG
             SchedulePoint.here(.graphChange)
-            #endif
             if waiting && !reentrant { queued?.wait { q.holderToken } }
         }
     }
@@ -82,9 +80,7 @@ extension SignalNode {
     /// detaches it through `detachAttachmentInProgress` (see `OutputTerminal.requestDetach`).
     @usableFromInline
     func attach(_ box: SinkBox<T>, detachableThrough attachment: ChainAttachment?) {
-        #if DEBUG
         SchedulePoint.here(.subscribe)
-        #endif
         post { [self] in installOutput(box) }
         var pendingEnd: SignalEnd?
         updateActivation { a in

@@ -104,9 +104,7 @@ extension SignalNode {
     func handOverPastTheBound(_ message: Message, kind: QueueElementKind, _ bounds: DepthBounds) -> Bool {
         let claimed = withQueue(lockFree: { $0.enqueueAndClaimIfIdle(kind, message) }, mutex: { $0.enqueueAndClaimIfIdle(kind, message) })
         guard let claimed else { return false }
-        #if DEBUG
         SchedulePoint.here(.deferral)
-        #endif
         if kind == .end { stopFeedersAfterDeferredEnd() }
         guard claimed else { return true }
         if isAsync {

@@ -20,11 +20,10 @@
     /// the terminal's gate and calls its handler itself (`MapIntoTerminalStage`): `value` would
     /// do the same one closure call further on (docs/design/fused-stages-and-fan-out.md).
     ///
-    /// Unowned and not generic, so a sink stays as cheap to copy as its two closures: a strong
-    /// `ValueTerminal<T>?` cost a retain and a release per copy, and an Optional's value
-    /// witnesses in the unspecialized code that copies sinks (subscribe + cancel on a multicast
-    /// +113 instructions, measured). Valid for as long as the sink is: its `value` closure
-    /// holds the terminal; a stage that keeps the terminal takes its own strong reference.
+    /// Unowned and not generic, so a sink stays as cheap to copy as its two closures (a strong
+    /// reference costs a retain and a release per copy: docs/design/fused-stages-and-fan-out.md,
+    /// "Designs measured"). Valid for as long as the sink is: its `value` closure holds the
+    /// terminal; a stage that keeps the terminal takes its own strong reference.
     @usableFromInline unowned(unsafe) let terminal: OutputTerminal?
 
     /// A sink with a path for values and one for the end.

@@ -131,9 +131,7 @@ final class ExploreWorkerContext: ExecutionContext, @unchecked Sendable {
         work.withLock { $0.append(w) }
         // The worker may run the work from here on, before the scheduling call returns: a
         // schedule point where the handing thread can be switched out.
-        #if DEBUG
         SchedulePoint.here(.announce)
-        #endif
     }
 
     /// The worker thread's body: runs the queued work, in order, until `done` holds with none
@@ -147,9 +145,7 @@ final class ExploreWorkerContext: ExecutionContext, @unchecked Sendable {
                 continue
             }
             if done() { return }
-            #if DEBUG
             if SchedulePoint.waitingTurn(.spinWait) { continue }
-            #endif
             // Not scheduled (a stalled schedule runs freely): wait a little, never for ever.
             if ContinuousClock.now - start > .seconds(5) { return }
             Thread.sleep(forTimeInterval: 0.0001)
