@@ -66,17 +66,11 @@ extension SignalNode {
     /// runs no user code, so nothing runs under the lock.
     @usableFromInline
     func deliverForwardedEnd(_ end: SignalEnd, ofFeederEpoch epoch: Int, pastTheBound: DepthBounds?) {
-        #if DEBUG
         SchedulePoint.here(.forwardedEnd)
-        #endif
         let claimed = activation.withLock { _ -> Bool? in
             guard feederEpoch == epoch else { return nil }
             // The queue's schedule points are not taken under this lock (see `deliverEnd`).
-            #if DEBUG
             return SchedulePoint.unscheduled { enqueueEnd(.value(.failure(end))) }
-            #else
-            return enqueueEnd(.value(.failure(end)))
-            #endif
         }
         guard let claimed else { return }
         if let pastTheBound {
