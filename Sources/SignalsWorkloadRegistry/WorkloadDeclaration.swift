@@ -1,32 +1,29 @@
 import Signals
 
 /// One workload, declared once: what `bench run` measures, the per-operation case that
-/// `scripts/instruction-counts` counts under callgrind, and the package-benchmark benchmark of
-/// Benchmarks/. Each part is optional, and all go by the declaration's one name, the kebab-case
-/// word a user types: `bench run --workload`, `bench instructions --case`, the rows of
-/// `Benchmarks/Instructions/counts.tsv`, the benchmark ("<name>.<variant>") and its threshold
-/// files. No part has a name of its own, so no part can drift from it.
+/// `scripts/instruction-counts` counts under callgrind, and the package-benchmark benchmarks of
+/// Benchmarks/. Each part is optional; each keeps the name its tool has always used (so
+/// reports, `Benchmarks/Instructions/counts.tsv` and the threshold files keep matching).
 ///
 /// A declaration lives in a file of its own in `Workloads/` and is listed once, in
 /// `WorkloadRegistry.all`. Public because Benchmarks/ is another package: it iterates the
 /// same registry.
 public struct WorkloadDeclaration: Sendable {
-    /// The workload's name, for every tool (`--workload`, `--case`, JSON, tables, counts.tsv,
-    /// benchmarks, threshold files); also the declaration's identity.
+    /// `bench run`'s name (`--workload`, JSON, tables); also the declaration's identity.
     public let name: String
     /// The `bench run` workload, or nil when the tool does not run it.
     public let bench: Bench?
     /// The instruction-count case, or nil when it is not gated.
     public let instructions: InstructionCount?
-    /// The package-benchmark benchmark (registered once per delivery variant), or nil.
-    public let benchmark: PackageBenchmark?
+    /// The package-benchmark benchmarks (each registered once per delivery variant).
+    public let benchmarks: [PackageBenchmark]
 
     public init(name: String, bench: Bench? = nil, instructions: InstructionCount? = nil,
-                benchmark: PackageBenchmark? = nil) {
+                benchmarks: [PackageBenchmark] = []) {
         self.name = name
         self.bench = bench
         self.instructions = instructions
-        self.benchmark = benchmark
+        self.benchmarks = benchmarks
     }
 
     /// What `bench run` needs: the words of `bench list`, and the shape of the graph, which
@@ -103,6 +100,8 @@ public struct WorkloadDeclaration: Sendable {
     /// reaches all but one of them through a thunk, 4 instructions more per call, so a twin
     /// added in another declaration could move the count (`runMapStages`).
     public struct InstructionCount: Sendable {
+        /// The case's name (`--case`, and its rows in `Benchmarks/Instructions/counts.tsv`).
+        public let name: String
         /// The row of the script's printed table.
         public let description: String
         /// The two iteration counts the script runs.
@@ -113,9 +112,10 @@ public struct WorkloadDeclaration: Sendable {
         /// caller prints so the work is observable.
         public let run: @Sendable (_ iterations: Int, _ variant: DeliveryVariant) -> Int
 
-        public init(description: String, iterations: (first: Int, second: Int),
+        public init(name: String, description: String, iterations: (first: Int, second: Int),
                     deliveriesPerIteration: Int = 1,
                     run: @escaping @Sendable (_ iterations: Int, _ variant: DeliveryVariant) -> Int) {
+            self.name = name
             self.description = description
             self.iterations = iterations
             self.deliveriesPerIteration = deliveriesPerIteration
@@ -123,13 +123,14 @@ public struct WorkloadDeclaration: Sendable {
         }
     }
 
-    /// A package-benchmark benchmark, registered as "<declaration name>.<variant>" (so the
-    /// declaration's name carries no spaces or slashes: package-benchmark 1.38.1 writes threshold
-    /// files with those replaced by "_" but reads them back by the unmodified name).
+    /// A package-benchmark benchmark, registered as "<name>.<variant>". Names carry no spaces
+    /// or slashes: package-benchmark 1.38.1 writes threshold files with those replaced by "_"
+    /// but reads them back by the unmodified name.
     public struct PackageBenchmark: Sendable {
         /// Operations per iteration: a million values, or a thousand structural operations.
         public enum Scale: Sendable { case perValue, perStructuralOp }
 
+        public let name: String
         public let scale: Scale
         /// Absolute slack of the malloc, retain and release thresholds, per iteration.
         public let countSlack: Int
@@ -138,8 +139,9 @@ public struct WorkloadDeclaration: Sendable {
         /// returns a checksum.
         public let run: @Sendable (_ iterations: Int, _ variant: DeliveryVariant, _ region: MeasuredRegion) -> Int
 
-        public init(scale: Scale, countSlack: Int = 100,
+        public init(name: String, scale: Scale, countSlack: Int = 100,
                     run: @escaping @Sendable (_ iterations: Int, _ variant: DeliveryVariant, _ region: MeasuredRegion) -> Int) {
+            self.name = name
             self.scale = scale
             self.countSlack = countSlack
             self.run = run

@@ -3,10 +3,10 @@
 // The benchmarks are those of the workload declarations in the main package's
 // `WorkloadRegistry.all` (Sources/SignalsWorkloadRegistry: one file per workload, beside its
 // `bench run` shape and instruction-count case). Every one is registered once per variant,
-// named "<workload>.<variant>", e.g. "send.lockFree" and "send.mutex". Each measured region
+// named "<benchmark>.<variant>", e.g. "send.lockFree" and "send.mutex". Each measured region
 // covers only the work being measured: graphs are built before the region starts and torn
 // down after it stops, so the malloc and retain/release counts are those of the delivery path
-// itself and are deterministic (except `contended`'s, whose block-queue traffic depends on how
+// itself and are deterministic (except `contended2`, whose block-queue traffic depends on how
 // the two senders interleave; see Benchmarks/README.md).
 //
 // Counts are gated exactly by the static thresholds in Benchmarks/Thresholds/ (see
@@ -64,11 +64,12 @@ func configuration(_ scaling: BenchmarkScalingFactor, countSlack: Int = 100) -> 
 let benchmarks: @Sendable () -> Void = {
     for variant in DeliveryVariant.allCases {
         for declaration in WorkloadRegistry.all {
-            guard let b = declaration.benchmark else { continue }
-            let scale = b.scale == .perValue ? perValue : perStructuralOp
-            Benchmark("\(declaration.name).\(variant.rawValue)", configuration: configuration(scale, countSlack: b.countSlack)) { benchmark in
-                let region = MeasuredRegion(start: { benchmark.startMeasurement() }, stop: { benchmark.stopMeasurement() })
-                blackHole(b.run(benchmark.scaledIterations.count, variant, region))
+            for b in declaration.benchmarks {
+                let scale = b.scale == .perValue ? perValue : perStructuralOp
+                Benchmark("\(b.name).\(variant.rawValue)", configuration: configuration(scale, countSlack: b.countSlack)) { benchmark in
+                    let region = MeasuredRegion(start: { benchmark.startMeasurement() }, stop: { benchmark.stopMeasurement() })
+                    blackHole(b.run(benchmark.scaledIterations.count, variant, region))
+                }
             }
         }
     }

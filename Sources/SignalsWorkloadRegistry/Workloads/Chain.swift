@@ -9,20 +9,22 @@ extension WorkloadDeclaration {
                      shape: .sequential(Pipeline(stages: .configured, build: mapStages)),
                      timesSends: true, severalThreads: false),
         instructions: InstructionCount(
-            description: "send → 10 maps → sink, per value", iterations: (100_000, 200_000)
+            name: "chain", description: "send → 10 maps → sink, per value", iterations: (100_000, 200_000)
         ) { iterations, variant in
             runMapStages(10, iterations: iterations, delivery: variant)
         },
-        benchmark: PackageBenchmark(scale: .perValue) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, signal) = Signal<Int>.create(delivery: variant)
-            var s = signal
-            for k in 0..<10 { s = s.map { $0 &+ k } }
-            let out = s.subscribeValues { sink.sum &+= $0 }
-            region.start()
-            for i in 0..<iterations { input.send(value: i) }
-            region.stop()
-            out.cancel()
-            return sink.sum
-        })
+        benchmarks: [
+            PackageBenchmark(name: "chain10", scale: .perValue) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, signal) = Signal<Int>.create(delivery: variant)
+                var s = signal
+                for k in 0..<10 { s = s.map { $0 &+ k } }
+                let out = s.subscribeValues { sink.sum &+= $0 }
+                region.start()
+                for i in 0..<iterations { input.send(value: i) }
+                region.stop()
+                out.cancel()
+                return sink.sum
+            },
+        ])
 }

@@ -9,7 +9,7 @@ extension WorkloadDeclaration {
         // subscribe + cancel on a multicast with 10 standing subscribers (no values flowing:
         // callgrind runs one thread at a time), per pair.
         instructions: InstructionCount(
-            description: "subscribe + cancel, multicast with 10 standing subscribers",
+            name: "churn", description: "subscribe + cancel, multicast with 10 standing subscribers",
             iterations: (10_000, 20_000)
         ) { iterations, variant in
             let sink = WorkloadSink()
@@ -25,19 +25,21 @@ extension WorkloadDeclaration {
             sink.sum &+= iterations
             return sink.sum
         },
-        // Subscribe a new branch to a multicast that already has 100 subscribers, then cancel it.
-        benchmark: PackageBenchmark(scale: .perStructuralOp) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
-            let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }
-            region.start()
-            for _ in 0..<iterations {
-                let o = multi.subscribeValues { sink.sum &+= $0 }
-                o.cancel()
-            }
-            region.stop()
-            input.send(value: 1)
-            outs.forEach { $0.cancel() }
-            return sink.sum
-        })
+        benchmarks: [
+            // Subscribe a new branch to a multicast that already has 100 subscribers, then cancel it.
+            PackageBenchmark(name: "subscribe+cancel", scale: .perStructuralOp) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+                let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }
+                region.start()
+                for _ in 0..<iterations {
+                    let o = multi.subscribeValues { sink.sum &+= $0 }
+                    o.cancel()
+                }
+                region.stop()
+                input.send(value: 1)
+                outs.forEach { $0.cancel() }
+                return sink.sum
+            },
+        ])
 }

@@ -8,7 +8,7 @@ extension WorkloadDeclaration {
                      shape: .fanout, timesSends: true, severalThreads: false),
         // One send to a multicast with 100 subscribers, per send (the script divides by 100).
         instructions: InstructionCount(
-            description: "fan-out to 100 subscribers, per delivery", iterations: (10_000, 20_000),
+            name: "fanout", description: "fan-out to 100 subscribers, per delivery", iterations: (10_000, 20_000),
             deliveriesPerIteration: 100
         ) { iterations, variant in
             let sink = WorkloadSink()
@@ -23,17 +23,19 @@ extension WorkloadDeclaration {
             for i in 0..<iterations { input.send(value: i) }
             return sink.sum
         },
-        // Per iteration: 10,000 sends to 100 subscribers, i.e. 1,000,000 deliveries (the
-        // scaling factor counts deliveries).
-        benchmark: PackageBenchmark(scale: .perValue) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
-            let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }
-            let sends = iterations / 100
-            region.start()
-            for i in 0..<sends { input.send(value: i) }
-            region.stop()
-            outs.forEach { $0.cancel() }
-            return sink.sum
-        })
+        benchmarks: [
+            // Per iteration: 10,000 sends to 100 subscribers, i.e. 1,000,000 deliveries (the
+            // scaling factor counts deliveries).
+            PackageBenchmark(name: "fanout100", scale: .perValue) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
+                let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }
+                let sends = iterations / 100
+                region.start()
+                for i in 0..<sends { input.send(value: i) }
+                region.stop()
+                outs.forEach { $0.cancel() }
+                return sink.sum
+            },
+        ])
 }

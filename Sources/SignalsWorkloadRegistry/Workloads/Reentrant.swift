@@ -9,7 +9,7 @@ extension WorkloadDeclaration {
         // A handler that sends the next value into its own input until `iterations` values
         // have been delivered: the re-entrant send, per value.
         instructions: InstructionCount(
-            description: "re-entrant send, per value", iterations: (100_000, 200_000)
+            name: "reentrant", description: "re-entrant send, per value", iterations: (100_000, 200_000)
         ) { iterations, variant in
             let sink = WorkloadSink()
             let (input, signal) = Signal<Int>.create(delivery: variant)
@@ -25,20 +25,22 @@ extension WorkloadDeclaration {
             input.send(value: 1)
             return sink.sum
         },
-        // Chains of 1,000 re-entrant sends (queued and delivered after the handler
-        // returns), 1,000 chains per iteration.
-        benchmark: PackageBenchmark(scale: .perStructuralOp) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, signal) = Signal<Int>.create(delivery: variant)
-            let out = signal.subscribeValues { value in
-                sink.count &+= 1
-                if value < 999 { input.send(value: value + 1) }
-            }
-            region.start()
-            for _ in 0..<iterations { input.send(value: 0) }
-            region.stop()
-            precondition(sink.count == iterations * 1000)
-            out.cancel()
-            return sink.count
-        })
+        benchmarks: [
+            // Chains of 1,000 re-entrant sends (queued and delivered after the handler
+            // returns), 1,000 chains per iteration.
+            PackageBenchmark(name: "reentrant1000", scale: .perStructuralOp) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, signal) = Signal<Int>.create(delivery: variant)
+                let out = signal.subscribeValues { value in
+                    sink.count &+= 1
+                    if value < 999 { input.send(value: value + 1) }
+                }
+                region.start()
+                for _ in 0..<iterations { input.send(value: 0) }
+                region.stop()
+                precondition(sink.count == iterations * 1000)
+                out.cancel()
+                return sink.count
+            },
+        ])
 }

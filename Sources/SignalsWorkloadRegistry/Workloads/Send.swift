@@ -7,14 +7,16 @@ extension WorkloadDeclaration {
         bench: Bench(summary: "one thread, input → subscriber",
                      shape: .sequential(Pipeline(stages: .fixed(0)) { signal, _ in signal }),
                      timesSends: true, severalThreads: false),
-        benchmark: PackageBenchmark(scale: .perValue) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, signal) = Signal<Int>.create(delivery: variant)
-            let out = signal.subscribeValues { sink.sum &+= $0 }
-            region.start()
-            for i in 0..<iterations { input.send(value: i) }
-            region.stop()
-            out.cancel()
-            return sink.sum
-        })
+        benchmarks: [
+            PackageBenchmark(name: "send", scale: .perValue) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, signal) = Signal<Int>.create(delivery: variant)
+                let out = signal.subscribeValues { sink.sum &+= $0 }
+                region.start()
+                for i in 0..<iterations { input.send(value: i) }
+                region.stop()
+                out.cancel()
+                return sink.sum
+            },
+        ])
 }

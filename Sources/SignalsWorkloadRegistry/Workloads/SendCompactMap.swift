@@ -5,7 +5,7 @@ extension WorkloadDeclaration {
     public static let sendCompactMap = WorkloadDeclaration(
         name: "send-compactmap",
         instructions: InstructionCount(
-            description: "send → compactMap (every other value is nil) → sink, per value sent",
+            name: "send-compactmap", description: "send → compactMap (every other value is nil) → sink, per value sent",
             iterations: (100_000, 200_000)
         ) { iterations, variant in
             // The handler writes a field of its own: see `runMapStages`.

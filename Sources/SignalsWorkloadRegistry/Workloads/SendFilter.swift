@@ -5,7 +5,7 @@ extension WorkloadDeclaration {
     public static let sendFilter = WorkloadDeclaration(
         name: "send-filter",
         instructions: InstructionCount(
-            description: "send → filter (every other value passes) → sink, per value sent",
+            name: "send-filter", description: "send → filter (every other value passes) → sink, per value sent",
             iterations: (100_000, 200_000)
         ) { iterations, variant in
             // The handler writes a field of its own: see `runMapStages`.

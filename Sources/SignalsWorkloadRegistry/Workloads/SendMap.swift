@@ -8,20 +8,22 @@ extension WorkloadDeclaration {
                      shape: .sequential(Pipeline(stages: .fixed(1), build: mapStages)),
                      timesSends: true, severalThreads: false),
         instructions: InstructionCount(
-            description: "send → map → sink, per value", iterations: (100_000, 200_000)
+            name: "send-map", description: "send → map → sink, per value", iterations: (100_000, 200_000)
         ) { iterations, variant in
             runMapStages(1, iterations: iterations, delivery: variant)
         },
-        benchmark: PackageBenchmark(scale: .perValue) { iterations, variant, region in
-            let sink = WorkloadSink()
-            let (input, signal) = Signal<Int>.create(delivery: variant)
-            let out = signal.map { $0 &* 3 }.subscribeValues { sink.sum &+= $0 }
-            region.start()
-            for i in 0..<iterations { input.send(value: i) }
-            region.stop()
-            out.cancel()
-            return sink.sum
-        })
+        benchmarks: [
+            PackageBenchmark(name: "send+map", scale: .perValue) { iterations, variant, region in
+                let sink = WorkloadSink()
+                let (input, signal) = Signal<Int>.create(delivery: variant)
+                let out = signal.map { $0 &* 3 }.subscribeValues { sink.sum &+= $0 }
+                region.start()
+                for i in 0..<iterations { input.send(value: i) }
+                region.stop()
+                out.cancel()
+                return sink.sum
+            },
+        ])
 }
 
 /// `stages` maps that each add 1 (so a value arrives as the value sent plus `stages`).

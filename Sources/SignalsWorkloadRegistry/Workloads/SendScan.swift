@@ -5,7 +5,7 @@ extension WorkloadDeclaration {
     public static let sendScan = WorkloadDeclaration(
         name: "send-scan",
         instructions: InstructionCount(
-            description: "send → scan (a running sum) → sink, per value",
+            name: "send-scan", description: "send → scan (a running sum) → sink, per value",
             iterations: (100_000, 200_000)
         ) { iterations, variant in
             // The handler writes a field of its own: see `runMapStages`.

@@ -9,24 +9,19 @@ import SignalsWorkloadRegistry
 /// divide the difference by the difference of the counts: process start-up, graph set-up and
 /// teardown are the same in both runs and cancel out.
 package struct InstructionCase: RawRepresentable, CaseIterable, Sendable {
-    /// The declaration's name (`--case`, the rows of `Benchmarks/Instructions/counts.tsv`).
-    package let rawValue: String
     package let count: WorkloadDeclaration.InstructionCount
+
+    package var rawValue: String { count.name }
 
     package init?(rawValue: String) {
         guard let c = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
         self = c
     }
 
-    private init(_ name: String, _ count: WorkloadDeclaration.InstructionCount) {
-        rawValue = name
-        self.count = count
-    }
+    private init(_ count: WorkloadDeclaration.InstructionCount) { self.count = count }
 
     /// Every case, in registry order.
-    package static let allCases: [InstructionCase] = WorkloadRegistry.all.compactMap { d in
-        d.instructions.map { InstructionCase(d.name, $0) }
-    }
+    package static let allCases: [InstructionCase] = WorkloadRegistry.all.compactMap(\.instructions).map(InstructionCase.init)
 
     /// What the script divides a case's per-iteration count by.
     package var deliveriesPerIteration: Int { count.deliveriesPerIteration }
