@@ -6,7 +6,7 @@
 // named "<benchmark>.<variant>", e.g. "send.lockFree" and "send.mutex". Each measured region
 // covers only the work being measured: graphs are built before the region starts and torn
 // down after it stops, so the malloc and retain/release counts are those of the delivery path
-// itself and are deterministic (except `contended2`, whose block-queue traffic depends on how
+// itself and are deterministic (except `contended`, whose block-queue traffic depends on how
 // the two senders interleave; see Benchmarks/README.md).
 //
 // Counts are gated exactly by the static thresholds in Benchmarks/Thresholds/ (see

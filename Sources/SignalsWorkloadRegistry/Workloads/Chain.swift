@@ -14,7 +14,7 @@ extension WorkloadDeclaration {
             runMapStages(10, iterations: iterations, delivery: variant)
         },
         benchmarks: [
-            PackageBenchmark(name: "chain10", scale: .perValue) { iterations, variant, region in
+            PackageBenchmark(name: "chain", scale: .perValue) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, signal) = Signal<Int>.create(delivery: variant)
                 var s = signal

@@ -27,7 +27,7 @@ extension WorkloadDeclaration {
         },
         benchmarks: [
             // Subscribe a new branch to a multicast that already has 100 subscribers, then cancel it.
-            PackageBenchmark(name: "subscribe+cancel", scale: .perStructuralOp) { iterations, variant, region in
+            PackageBenchmark(name: "churn", scale: .perStructuralOp) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
                 let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }

@@ -13,7 +13,7 @@ extension WorkloadDeclaration {
             // How often the senders meet, and so how many queue blocks are used, depends on
             // scheduling (3,400-4,000 mallocs per iteration were seen for lockFree): its counts
             // get a slack of 10,000, still 1% of what one extra allocation per value would add.
-            PackageBenchmark(name: "contended2", scale: .perValue, countSlack: 10_000) { iterations, variant, region in
+            PackageBenchmark(name: "contended", scale: .perValue, countSlack: 10_000) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, signal) = Signal<Int>.create(delivery: variant)
                 let out = signal.subscribeValues { _ in sink.count &+= 1 }

@@ -26,7 +26,7 @@ extension WorkloadDeclaration {
         benchmarks: [
             // Per iteration: 10,000 sends to 100 subscribers, i.e. 1,000,000 deliveries (the
             // scaling factor counts deliveries).
-            PackageBenchmark(name: "fanout100", scale: .perValue) { iterations, variant, region in
+            PackageBenchmark(name: "fanout", scale: .perValue) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, multi) = Signal<Int>.create(delivery: variant) { $0.multicast() }
                 let outs = (0..<100).map { _ in multi.subscribeValues { sink.sum &+= $0 } }

@@ -28,7 +28,7 @@ extension WorkloadDeclaration {
         benchmarks: [
             // Chains of 1,000 re-entrant sends (queued and delivered after the handler
             // returns), 1,000 chains per iteration.
-            PackageBenchmark(name: "reentrant1000", scale: .perStructuralOp) { iterations, variant, region in
+            PackageBenchmark(name: "reentrant", scale: .perStructuralOp) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, signal) = Signal<Int>.create(delivery: variant)
                 let out = signal.subscribeValues { value in

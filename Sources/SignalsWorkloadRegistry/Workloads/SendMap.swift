@@ -13,7 +13,7 @@ extension WorkloadDeclaration {
             runMapStages(1, iterations: iterations, delivery: variant)
         },
         benchmarks: [
-            PackageBenchmark(name: "send+map", scale: .perValue) { iterations, variant, region in
+            PackageBenchmark(name: "send-map", scale: .perValue) { iterations, variant, region in
                 let sink = WorkloadSink()
                 let (input, signal) = Signal<Int>.create(delivery: variant)
                 let out = signal.map { $0 &* 3 }.subscribeValues { sink.sum &+= $0 }
