@@ -133,18 +133,6 @@ struct GeneratedCaseTests {
         }
     }
 
-    /// The stale end through deep multis needs a schedule that switches the hop's worker out
-    /// between its generation check and the hand-over into the first multi: PCT with seed
-    /// 9000 found one at schedule 34 (lock-free) and 209 (mutex) before the multis checked
-    /// the feeder epoch of a forwarded end (docs/guarantees.md).
-    @Test(notUnderThreadSanitizer, arguments: DeliveryVariant.allCases)
-    func staleEndThroughDeepMultisPassesTheSchedulesThatFoundIt(_ variant: DeliveryVariant) {
-        let options = ExploreOptions(strategy: .pct(depth: 4), schedules: 260, seed: 9000, secondsPerRun: 30)
-        let r = ExploreRunner.explore(ExploreGeneratedCase(Self.staleEndThroughDeepMultis), delivery: variant, options: options)
-        #expect(r.schedules > 0)
-        #expect(r.failure == nil, "\(variant): \(r.failure.map { "\($0.problems) at \(ExploreChoices.format($0.choices))" } ?? "")")
-    }
-
     /// `bench explore`'s generated runner: cases from a seed, a failing one shrunk and
     /// reported with its case name (here none fails; the defects it found are fixed).
     @Test(notUnderThreadSanitizer, arguments: DeliveryVariant.allCases)
