@@ -78,8 +78,10 @@ class NodeBase: @unchecked Sendable {
     /// activation and be switched out before handing it on; meanwhile this node's feeder was
     /// stopped and started again for a new subscription, and the old end must not reach it.
     /// Written by the runner under `activation`'s lock, before it stops a feeder; read under
-    /// that lock, or by the runner (which took its turn through that lock).
-    @exclusivity(unchecked) @usableFromInline var feederEpoch = 0
+    /// that lock, or by the runner (which took its turn through that lock). Atomic, relaxed:
+    /// the lock orders it, but runners take turns through a `Mutex` that ThreadSanitizer
+    /// cannot see on Linux (as `FeederRecord.active`).
+    @usableFromInline let feederEpoch = Atomic<Int>(0)
 
     /// Status word read by inputs on every send: `generation << 2 | state`.
     @usableFromInline let status = Atomic<Int>(NodeStatus.inactive)
@@ -193,7 +195,7 @@ class NodeBase: @unchecked Sendable {
                 let restart = a.wanted && a.applied && a.activeGeneration != a.generation
                 // This pass stops feeders (all of them, or those removed): what their chains
                 // forward from now on is stale.
-                if restart || !a.wanted || !removed.isEmpty { feederEpoch &+= 1 }
+                if restart || !a.wanted || !removed.isEmpty { feederEpoch.wrappingAdd(1, ordering: .relaxed) }
                 if a.wanted { a.activeGeneration = a.generation }
                 if restart {
                     removed.append(contentsOf: a.feeders)
@@ -258,7 +260,7 @@ class NodeBase: @unchecked Sendable {
                         }
                         // Abandoned while it ran: stopped here, and looked at again next pass
                         // (wanted again by then, it starts afresh).
-                        feederEpoch &+= 1
+                        feederEpoch.wrappingAdd(1, ordering: .relaxed)
                         a.dirty = true
                         a.recheck = true
                         return true

@@ -68,7 +68,7 @@ extension SignalNode {
     func deliverForwardedEnd(_ end: SignalEnd, ofFeederEpoch epoch: Int, pastTheBound: DepthBounds?) {
         SchedulePoint.here(.forwardedEnd)
         let claimed = activation.withLock { _ -> Bool? in
-            guard feederEpoch == epoch else { return nil }
+            guard feederEpoch.load(ordering: .relaxed) == epoch else { return nil }
             // The queue's schedule points are not taken under this lock (see `deliverEnd`).
             return SchedulePoint.unscheduled { enqueueEnd(.value(.failure(end))) }
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The receiving end of every stage: one closure for values and one for the end. Sinks run
 /// while their node is held, so a sink is never entered concurrently with itself.
 ///
@@ -64,7 +66,7 @@
             // Likewise for a node that keeps its generation (a multi, a capture): an end
             // this chain forwards after the node's feeder was stopped is not this
             // activation's (`forwardEnd(_:ofFeederEpoch:)`). Made by the node's runner.
-            let epoch = node.feederEpoch
+            let epoch = node.feederEpoch.load(ordering: .relaxed)
             self.end = { node.forwardEnd($0, ofFeederEpoch: epoch) }
         }
         self.terminal = nil
