@@ -27,16 +27,7 @@ extension SignalNode {
     /// re-activation is dropped instead of closing the new activation's queue.
     @inlinable
     func forwardEnd(_ end: SignalEnd, ofGeneration generation: Int) {
-        let bounds = DepthBounds.current
-        let depth = bounds.deliveryDepth
-        if _fastPath(depth < DepthBounds.maxDepth) {
-            bounds.deliveryDepth = depth &+ 1
-            deliverEnd(end, ofGeneration: generation, recording: false)
-            bounds.deliveryDepth = depth
-            if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
-        } else {
-            deliverEnd(end, ofGeneration: generation, pastTheBound: bounds, recording: false)
-        }
+        handingOverEnd { deliverEnd(end, ofGeneration: generation, pastTheBound: $0, recording: false) }
     }
 
     /// `forward(.failure(end))` for an end forwarded by a chain that feeds a node keeping its
@@ -47,15 +38,24 @@ extension SignalNode {
     /// new sources accepted. Ends only: values keep their one-call path.
     @inlinable
     func forwardEnd(_ end: SignalEnd, ofFeederEpoch epoch: Int) {
+        handingOverEnd { deliverForwardedEnd(end, ofFeederEpoch: epoch, pastTheBound: $0) }
+    }
+
+    /// The depth bound around an end handed from one node's holder into this node, as
+    /// `forward` does for values: within the bound, `deliver(nil)` nested one level deeper
+    /// (and the deferred hand-overs run by the outermost); past it, `deliver(bounds)`, which
+    /// queues the end and leaves the draining to this thread's outermost hand-over.
+    @inlinable @inline(__always)
+    func handingOverEnd(_ deliver: (DepthBounds?) -> Void) {
         let bounds = DepthBounds.current
         let depth = bounds.deliveryDepth
         if _fastPath(depth < DepthBounds.maxDepth) {
             bounds.deliveryDepth = depth &+ 1
-            deliverForwardedEnd(end, ofFeederEpoch: epoch, pastTheBound: nil)
+            deliver(nil)
             bounds.deliveryDepth = depth
             if _slowPath(depth == 0 && bounds.hasDeferred) { bounds.runDeferred() }
         } else {
-            deliverForwardedEnd(end, ofFeederEpoch: epoch, pastTheBound: bounds)
+            deliver(bounds)
         }
     }
 
